@@ -1,0 +1,210 @@
+# Makefile — the only build entry point of tfexpr.
+#
+#   make                       libtfexpr.a, libtfexpr.so, bin/tfexpr, bin/tfexpr-conformance
+#   make conformance           the conformance suite against tfexpr, with a report
+#   make check                 every test: unit, runner self-tests, corpus lint,
+#                              reference run, tfexpr run, ASan+UBSan+LSan, lint
+#   make help                  all targets
+#
+# Missing Debian packages are installed by tools/install-deps (as root), so a
+# fresh machine needs nothing by hand.
+
+ifeq ($(origin CC),default)
+CC = gcc
+endif
+PYTHON   ?= /usr/bin/python3
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+LIBDIR   ?= $(PREFIX)/lib
+BUILD    ?= build
+BIN      ?= bin
+# Extra flags for variant builds (make asan sets them).
+SANFLAGS ?=
+
+SHELL := /bin/bash
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+VERSION := $(shell sed -n 's/^\#define TFX_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' impl/tfexpr.h | paste -sd.)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+# ---------------------------------------------------------------------------
+# Flags
+
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -c clang)
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wold-style-definition -Wformat=2 -Wpointer-arith -Wcast-qual -Wvla \
+        -Wundef -Wwrite-strings -Wredundant-decls -Wnull-dereference
+ifeq ($(IS_CLANG),0)
+WARN += -Wduplicated-cond -Wduplicated-branches -Wlogical-op
+else
+WARN += -Wunreachable-code -Wcomma
+endif
+STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
+OPT      ?= -O2 -g
+# pkg-config runs when a recipe needs it, after the dependency check.
+DEP_CFLAGS = $(shell pkg-config --cflags jansson)
+DEP_LIBS   = $(shell pkg-config --libs jansson)
+ALL_CFLAGS = $(STD) $(OPT) $(WARN) $(SANFLAGS) $(DEP_CFLAGS) $(CFLAGS)
+LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
+
+# ---------------------------------------------------------------------------
+# Sources
+
+LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_SRC   := $(wildcard impl/test/test_*.c)
+UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
+RUNNER_SRC := $(wildcard conformance/runner/*.c)
+RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
+GO_SRC     := $(wildcard conformance/adapters/go-hcl/*.go)
+
+DEPS_OK    := $(BUILD)/.deps-ok
+
+.PHONY: all help deps reference test unit-test cli-test runner-test corpus-lint \
+        conformance conformance-reference asan lint lint-tidy lint-cppcheck \
+        lint-scan check install uninstall clean
+
+all: $(BUILD)/libtfexpr.a $(BUILD)/libtfexpr.so $(BIN)/tfexpr $(BIN)/tfexpr-conformance
+
+help:
+	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
+	@echo "other targets: reference (the Go reference adapter), test, runner-test,"
+	@echo "  corpus-lint, conformance-reference, asan, lint, install, uninstall, clean"
+	@echo "variables: CC=gcc|clang PREFIX=$(PREFIX) DESTDIR= CFLAGS="
+
+# ---------------------------------------------------------------------------
+# Dependencies: installs what is missing (tools/install-deps), once per build dir.
+
+deps: $(DEPS_OK)
+$(DEPS_OK): tools/install-deps
+	@tools/install-deps
+	@mkdir -p $(@D) && touch $@
+
+# ---------------------------------------------------------------------------
+# The library and the command line tool
+
+$(BUILD)/obj/impl/%.o: impl/%.c impl/*.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/libtfexpr.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libtfexpr.so: $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtfexpr.so.$(SOMAJOR) -o $@ $^ $(DEP_LIBS)
+
+$(BIN)/tfexpr: impl/main.c impl/tfexpr.h $(BUILD)/libtfexpr.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ impl/main.c $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
+# ---------------------------------------------------------------------------
+# The conformance runner, its fake adapter, and the reference adapter
+
+$(BUILD)/obj/conformance/runner/%.o: conformance/runner/%.c conformance/runner/*.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BIN)/tfexpr-conformance: $(RUNNER_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+$(BUILD)/fake-adapter: conformance/runner/test/fake-adapter.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
+
+reference: $(BIN)/go-hcl-adapter
+$(BIN)/go-hcl-adapter: $(GO_SRC) | $(DEPS_OK)
+	@mkdir -p $(@D) $(BUILD)/go-cache
+	cd conformance/adapters/go-hcl && GOPATH=/usr/share/gocode GO111MODULE=off \
+	  GOFLAGS= GOCACHE=$(abspath $(BUILD))/go-cache CGO_ENABLED=0 \
+	  go build -o $(abspath $@) .
+
+# ---------------------------------------------------------------------------
+# Tests
+
+$(BUILD)/test/%: impl/test/%.c impl/test/check.h $(BUILD)/libtfexpr.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
+test: unit-test cli-test
+
+unit-test: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do $$t; done
+
+cli-test: $(BIN)/tfexpr
+	impl/test/test_cli.sh $(BIN)/tfexpr
+
+runner-test: $(BIN)/tfexpr-conformance $(BUILD)/fake-adapter
+	conformance/runner/test/selftest.sh $(BIN)/tfexpr-conformance $(BUILD)/fake-adapter
+
+corpus-lint: | $(DEPS_OK)
+	$(PYTHON) tools/corpus lint
+
+# The main job: the whole corpus against tfexpr, with a report.
+conformance: all
+	$(BIN)/tfexpr-conformance --adapter '$(BIN)/tfexpr adapter' \
+	  --expectations conformance/expectations/tfexpr.json
+
+# The whole corpus against upstream HCL: every applicable case must pass.
+conformance-reference: $(BIN)/tfexpr-conformance $(BIN)/go-hcl-adapter
+	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --fail-on-unsupported
+
+# The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
+# LeakSanitizer, in a build directory of their own.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+asan:
+	$(ASAN_ENV) $(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin \
+	  OPT='-O1 -g -fno-omit-frame-pointer' \
+	  SANFLAGS='-fsanitize=address,undefined -fno-sanitize-recover=all' \
+	  test runner-test conformance
+
+# ---------------------------------------------------------------------------
+# Static analysis: clang-tidy (.clang-tidy), cppcheck, clang's analyzer.
+
+C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
+
+lint: lint-tidy lint-cppcheck lint-scan
+
+lint-tidy: | $(DEPS_OK)
+	clang-tidy --quiet --warnings-as-errors='*' $(C_SRC) -- $(STD) -Iimpl $(DEP_CFLAGS)
+
+lint-cppcheck: | $(DEPS_OK)
+	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,style,performance,portability \
+	  --inline-suppr --suppressions-list=.cppcheck-suppressions -D__GNUC__ -Iimpl $(C_SRC)
+
+lint-scan: | $(DEPS_OK)
+	rm -rf build/scan
+	scan-build --status-bugs --use-cc=clang -o build/scan/report \
+	  $(MAKE) --no-print-directory BUILD=build/scan BIN=build/scan/bin CC=clang \
+	  build/scan/libtfexpr.a build/scan/bin/tfexpr build/scan/bin/tfexpr-conformance \
+	  build/scan/fake-adapter
+
+# ---------------------------------------------------------------------------
+
+check: all test runner-test corpus-lint conformance-reference conformance asan lint
+	@echo "make check: all passed"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 755 $(BIN)/tfexpr $(DESTDIR)$(PREFIX)/bin/tfexpr
+	install -m 644 impl/tfexpr.h $(DESTDIR)$(PREFIX)/include/tfexpr.h
+	install -m 644 $(BUILD)/libtfexpr.a $(DESTDIR)$(LIBDIR)/libtfexpr.a
+	install -m 755 $(BUILD)/libtfexpr.so $(DESTDIR)$(LIBDIR)/libtfexpr.so.$(VERSION)
+	ln -sf libtfexpr.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtfexpr.so.$(SOMAJOR)
+	ln -sf libtfexpr.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libtfexpr.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	  -e 's|@VERSION@|$(VERSION)|g' impl/tfexpr.pc.in \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/tfexpr.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/tfexpr $(DESTDIR)$(PREFIX)/include/tfexpr.h \
+	  $(DESTDIR)$(LIBDIR)/libtfexpr.a $(DESTDIR)$(LIBDIR)/libtfexpr.so \
+	  $(DESTDIR)$(LIBDIR)/libtfexpr.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libtfexpr.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/pkgconfig/tfexpr.pc
+
+clean:
+	rm -rf build bin

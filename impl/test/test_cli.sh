@@ -1,0 +1,45 @@
+#!/bin/sh
+# test_cli.sh TFEXPR — checks the tfexpr command line: help on every
+# command, exit statuses, and the adapter loop over a pipe.
+set -u
+tfexpr=${1:?usage: test_cli.sh PATH-TO-TFEXPR}
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "test_cli: FAIL: $*" >&2; }
+
+# expect STATUS CMD...: runs CMD, checks its exit status
+expect() {
+    want=$1; shift
+    "$@" >/tmp/tfx-cli.$$ 2>&1 </dev/null
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$* exited $got, want $want"; fi
+}
+
+expect 0 "$tfexpr" --help
+expect 0 "$tfexpr" --version
+expect 2 "$tfexpr"
+expect 2 "$tfexpr" no-such-command
+for c in adapter version; do
+    expect 0 "$tfexpr" "$c" --help
+    expect 2 "$tfexpr" "$c" --no-such-option
+    if "$tfexpr" "$c" --help | grep -q "^usage: tfexpr $c"; then ok; else bad "$c --help has no usage line"; fi
+done
+if "$tfexpr" version | grep -q '^tfexpr [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*$'; then ok; else bad "version output"; fi
+
+# The adapter: one answer line per request, none for stop, exit 0.
+out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \
+    '{"cmd":"run","seq":1,"case":{"id":"AAAAAAAA","mode":"expression","input":"1"}}' \
+    'garbage' '{"cmd":"stop"}' '{"cmd":"hello"}' | "$tfexpr" adapter)
+status=$?
+if [ "$status" -eq 0 ]; then ok; else bad "adapter exited $status"; fi
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; then ok; else bad "adapter answered $(printf '%s\n' "$out" | wc -l) lines, want 3 (nothing after stop)"; fi
+if printf '%s\n' "$out" | sed -n 2p | grep -q '"seq":1,"unsupported":true'; then ok; else bad "run answer: $(printf '%s\n' "$out" | sed -n 2p)"; fi
+if printf '%s\n' "$out" | sed -n 3p | grep -q '"errored":true'; then ok; else bad "garbage answer"; fi
+# End of input without stop is a clean end too.
+if printf '{"cmd":"hello"}\n' | "$tfexpr" adapter >/dev/null; then ok; else bad "adapter at EOF"; fi
+
+rm -f /tmp/tfx-cli.$$
+echo "test_cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
