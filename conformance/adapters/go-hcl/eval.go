@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// caseFilename is the file name every case is parsed under.
+const caseFilename = "case.hcl"
+
+// caseRequest is the case of a "run" request: what the runner sends of a
+// case file entry (never its expectation).
+type caseRequest struct {
+	ID          string                     `json:"id"`
+	Name        string                     `json:"name"`
+	Request     *string                    `json:"request"`
+	Mode        *string                    `json:"mode"`
+	Input       *string                    `json:"input"`
+	InputBase64 *string                    `json:"input_base64"`
+	Variables   map[string]json.RawMessage `json:"variables"`
+}
+
+// posJSON and rangeJSON carry an hcl.Range: byte offsets from 0 (end
+// exclusive), lines and grapheme-cluster columns from 1.
+type posJSON struct {
+	Byte   int `json:"byte"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+type rangeJSON struct {
+	Start posJSON `json:"start"`
+	End   posJSON `json:"end"`
+}
+
+// diagJSON is one diagnostic of an answer. No category: the runner maps
+// the summary through categories.json.
+type diagJSON struct {
+	Severity string     `json:"severity"`
+	Phase    string     `json:"phase"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail,omitempty"`
+	Subject  *rangeJSON `json:"subject,omitempty"`
+	Context  *rangeJSON `json:"context,omitempty"`
+}
+
+// runCase parses and evaluates one case the way the corpus defines it:
+// hclsyntax.ParseExpression or hclsyntax.ParseTemplate from line 1,
+// column 1, byte 0, then Value with the case's variables and the Terraform
+// function table.
+func runCase(c *caseRequest) runAnswer {
+	if c.Request != nil && *c.Request != "eval" {
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\")", *c.Request)}
+	}
+	if c.Mode == nil {
+		return runAnswer{Errored: true, Message: `the case has no "mode"`}
+	}
+	var parse func([]byte, string, hcl.Pos) (hclsyntax.Expression, hcl.Diagnostics)
+	switch *c.Mode {
+	case "expression":
+		parse = hclsyntax.ParseExpression
+	case "template":
+		parse = hclsyntax.ParseTemplate
+	default:
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("mode %q is not supported (only \"expression\" and \"template\")", *c.Mode)}
+	}
+
+	src, err := caseSource(c)
+	if err != nil {
+		return runAnswer{Errored: true, Message: err.Error()}
+	}
+
+	vars := make(map[string]cty.Value, len(c.Variables))
+	names := make([]string, 0, len(c.Variables))
+	for name := range c.Variables {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, err := decodeTypedValue(c.Variables[name], "variables."+name)
+		if err != nil {
+			return runAnswer{Errored: true, Message: "malformed variable: " + err.Error()}
+		}
+		vars[name] = v
+	}
+
+	expr, parseDiags := parse(src, caseFilename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	if parseDiags.HasErrors() {
+		return runAnswer{Diagnostics: encodeDiagnostics(nil, parseDiags, "parse")}
+	}
+
+	ctx := &hcl.EvalContext{
+		Variables: vars,
+		Functions: functionTable,
+	}
+	val, evalDiags := expr.Value(ctx)
+	diags := encodeDiagnostics(nil, parseDiags, "parse")
+	diags = encodeDiagnostics(diags, evalDiags, "eval")
+	if evalDiags.HasErrors() {
+		return runAnswer{Diagnostics: diags}
+	}
+
+	encoded, err := encodeTypedValue(val)
+	if err != nil {
+		return runAnswer{Errored: true, Message: "cannot encode the result: " + err.Error()}
+	}
+	return runAnswer{Value: encoded, Diagnostics: diags}
+}
+
+// caseSource returns the source bytes of a case: input, or input_base64
+// decoded.
+func caseSource(c *caseRequest) ([]byte, error) {
+	switch {
+	case c.Input != nil && c.InputBase64 != nil:
+		return nil, fmt.Errorf(`the case has both "input" and "input_base64"`)
+	case c.Input != nil:
+		return []byte(*c.Input), nil
+	case c.InputBase64 != nil:
+		src, err := base64.StdEncoding.DecodeString(*c.InputBase64)
+		if err != nil {
+			// Tolerate a missing padding; nothing else.
+			if src2, err2 := base64.RawStdEncoding.DecodeString(*c.InputBase64); err2 == nil {
+				return src2, nil
+			}
+			return nil, fmt.Errorf("input_base64 is not valid base64: %v", err)
+		}
+		return src, nil
+	default:
+		return nil, fmt.Errorf(`the case has neither "input" nor "input_base64"`)
+	}
+}
+
+// encodeDiagnostics appends every diagnostic of diags, tagged with phase.
+func encodeDiagnostics(out []diagJSON, diags hcl.Diagnostics, phase string) []diagJSON {
+	for _, d := range diags {
+		if d == nil {
+			continue
+		}
+		severity := "error"
+		if d.Severity == hcl.DiagWarning {
+			severity = "warning"
+		}
+		out = append(out, diagJSON{
+			Severity: severity,
+			Phase:    phase,
+			Summary:  d.Summary,
+			Detail:   d.Detail,
+			Subject:  encodeRange(d.Subject),
+			Context:  encodeRange(d.Context),
+		})
+	}
+	return out
+}
+
+func encodeRange(r *hcl.Range) *rangeJSON {
+	if r == nil {
+		return nil
+	}
+	return &rangeJSON{
+		Start: posJSON{Byte: r.Start.Byte, Line: r.Start.Line, Column: r.Start.Column},
+		End:   posJSON{Byte: r.End.Byte, Line: r.End.Line, Column: r.End.Column},
+	}
+}
