@@ -43,8 +43,8 @@ endif
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 OPT      ?= -O2 -g
 # pkg-config runs when a recipe needs it, after the dependency check.
-DEP_CFLAGS = $(shell pkg-config --cflags jansson)
-DEP_LIBS   = $(shell pkg-config --libs jansson)
+DEP_CFLAGS = $(shell pkg-config --cflags jansson libutf8proc)
+DEP_LIBS   = $(shell pkg-config --libs jansson libutf8proc)
 ALL_CFLAGS = $(STD) $(OPT) $(WARN) $(SANFLAGS) $(DEP_CFLAGS) $(CFLAGS)
 LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 
@@ -54,6 +54,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(wildcard impl/test/test_*.c)
+TOOL_SRC   := impl/test/lexdump.c
 UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
 RUNNER_SRC := $(wildcard conformance/runner/*.c)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -61,7 +62,8 @@ GO_SRC     := $(wildcard conformance/adapters/go-hcl/*.go)
 
 DEPS_OK    := $(BUILD)/.deps-ok
 
-.PHONY: all help deps reference test unit-test cli-test runner-test corpus-lint \
+
+.PHONY: all help deps reference reference-test lexdiff test unit-test cli-test runner-test corpus-lint \
         conformance conformance-reference asan lint lint-tidy lint-cppcheck \
         lint-scan check install uninstall clean
 
@@ -114,12 +116,31 @@ $(BUILD)/fake-adapter: conformance/runner/test/fake-adapter.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
 
+# Go programs build offline in GOPATH mode against Debian's HCL 2.14.1 and
+# cty 1.12.1 (profile P14).
+GO_ENV = GOPATH=/usr/share/gocode GO111MODULE=off GOFLAGS= \
+         GOCACHE=$(abspath $(BUILD))/go-cache CGO_ENABLED=0
+
 reference: $(BIN)/go-hcl-adapter
 $(BIN)/go-hcl-adapter: $(GO_SRC) | $(DEPS_OK)
 	@mkdir -p $(@D) $(BUILD)/go-cache
-	cd conformance/adapters/go-hcl && GOPATH=/usr/share/gocode GO111MODULE=off \
-	  GOFLAGS= GOCACHE=$(abspath $(BUILD))/go-cache CGO_ENABLED=0 \
-	  go build -o $(abspath $@) .
+	cd conformance/adapters/go-hcl && $(GO_ENV) go build -o $(abspath $@) .
+
+reference-test: | $(DEPS_OK)
+	@mkdir -p $(BUILD)/go-cache
+	cd conformance/adapters/go-hcl && $(GO_ENV) go vet . && $(GO_ENV) go test .
+
+# The lexer against upstream's scanner on random inputs (tools/lexdiff).
+$(BUILD)/go-lexdump: $(wildcard tools/go-lexdump/*.go) | $(DEPS_OK)
+	@mkdir -p $(@D) $(BUILD)/go-cache
+	cd tools/go-lexdump && $(GO_ENV) go build -o $(abspath $@) .
+
+$(BUILD)/lexdump: impl/test/lexdump.c $(BUILD)/libtfexpr.a
+	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
+LEXDIFF_N ?= 20000
+lexdiff: $(BUILD)/lexdump $(BUILD)/go-lexdump
+	$(PYTHON) tools/lexdiff --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump
 
 # ---------------------------------------------------------------------------
 # Tests
@@ -164,7 +185,7 @@ asan:
 # ---------------------------------------------------------------------------
 # Static analysis: clang-tidy (.clang-tidy), cppcheck, clang's analyzer.
 
-C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
+C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) $(TOOL_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
 
 lint: lint-tidy lint-cppcheck lint-scan
 
@@ -184,7 +205,7 @@ lint-scan: | $(DEPS_OK)
 
 # ---------------------------------------------------------------------------
 
-check: all test runner-test corpus-lint conformance-reference conformance asan lint
+check: all test runner-test reference-test lexdiff corpus-lint conformance-reference conformance asan lint
 	@echo "make check: all passed"
 
 install: all

@@ -1,0 +1,841 @@
+/*
+ * lex.c — the lexer (spec/lexical.md, rules lex.*).
+ *
+ * Upstream's scanner is a set of longest-match scanners, one per lexical
+ * state, with a stack of states: the expression state (`main`), the inside
+ * of a quoted string, the inside of a heredoc, and a bare template.  Here
+ * each state is a function that looks at the input from the current offset,
+ * finds every rule that matches there, and takes the longest match; on a
+ * tie the rule listed first wins [lex.longest-match].  The state stack,
+ * the brace counter that tells a `}` closing an interpolation from one
+ * closing an object, and the stack of open heredocs follow upstream's.
+ */
+#include "lex.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident_tables.h"
+#include "text.h"
+
+static const char *const token_names[] = {
+#define TFX_TOK_NAME(name, str) str,
+    TFX_TOKENS(TFX_TOK_NAME)
+#undef TFX_TOK_NAME
+};
+
+const char *tfx_token_name(tfx_token_kind k)
+{
+    return (size_t)k < TFX_TOK_COUNT ? token_names[k] : "?";
+}
+
+typedef enum { ST_MAIN, ST_STRING, ST_HEREDOC, ST_BARE } scan_state;
+
+typedef struct {
+    const unsigned char *marker;
+    size_t nmarker;
+    bool start_of_line;
+} heredoc;
+
+/* A growable array of T in malloc'd memory. */
+#define VEC(T) struct { T *items; size_t n; size_t cap; }
+
+typedef struct {
+    const unsigned char *src;   /* after the byte order mark */
+    size_t n;
+    size_t base;                /* bytes of the byte order mark */
+    tfx_pos pos;                /* where the last token ended */
+    VEC(tfx_token) tokens;
+    VEC(scan_state) states;
+    VEC(int) ret_braces;        /* brace levels whose `}` ends a sequence */
+    VEC(heredoc) heredocs;
+    int braces;
+    bool failed;                /* malloc refused */
+} lexer;
+
+/* Makes room for one more item in vector v; false when malloc refuses. */
+#define VEC_GROW(lx, v) \
+    ((v).n < (v).cap || vec_grow((lx), (void **)&(v).items, &(v).cap, sizeof(*(v).items)))
+
+static bool vec_grow(lexer *lx, void **items, size_t *cap, size_t size)
+{
+    size_t ncap = *cap == 0 ? 16 : *cap * 2;
+    void *p = ncap > ((size_t)-1) / size ? NULL : realloc(*items, ncap * size);
+
+    if (p == NULL) {
+        lx->failed = true;
+        return false;
+    }
+    *items = p;
+    *cap = ncap;
+    return true;
+}
+
+/* ---------------------------------------------------------------------
+ * Emitting tokens [lex.pos]
+ * ------------------------------------------------------------------ */
+
+/* Appends a token for src[ts..te).  Its start column is the previous
+ * token's end column plus the bytes between them (only spaces and tabs can
+ * be there); its end is found by counting the grapheme clusters of its
+ * text, a cluster that is a newline (LF or CR LF) starting a new line. */
+static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
+{
+    tfx_token *t;
+    tfx_pos start;
+    tfx_pos end;
+    size_t i = ts;
+
+    if (!VEC_GROW(lx, lx->tokens))
+        return;
+    start.line = lx->pos.line;
+    start.byte = lx->base + ts;
+    start.column = lx->pos.column + (start.byte - lx->pos.byte);
+    end = start;
+    while (i < te) {
+        size_t len = tfx_text_grapheme_len(lx->src + i, te - i);
+
+        if ((len == 1 && lx->src[i] == '\n')
+            || (len == 2 && lx->src[i] == '\r' && lx->src[i + 1] == '\n')) {
+            end.line++;
+            end.column = 1;
+        } else {
+            end.column++;
+        }
+        i += len;
+    }
+    end.byte = lx->base + te;
+    lx->pos = end;
+    t = &lx->tokens.items[lx->tokens.n++];
+    t->kind = kind;
+    t->bytes = lx->src + ts;
+    t->nbytes = te - ts;
+    t->range.start = start;
+    t->range.end = end;
+}
+
+static bool push_state(lexer *lx, scan_state s)
+{
+    if (!VEC_GROW(lx, lx->states))
+        return false;
+    lx->states.items[lx->states.n++] = s;
+    return true;
+}
+
+static void pop_state(lexer *lx)
+{
+    if (lx->states.n > 0)
+        lx->states.n--;
+}
+
+/* ---------------------------------------------------------------------
+ * Character classes [lex.chars]
+ * ------------------------------------------------------------------ */
+
+/* Upstream's AnyUTF8: an ASCII byte, or a lead byte C0..F7 with the right
+ * number of continuation bytes (80..BF).  Overlong forms, surrogates and
+ * values above U+10FFFF pass; that is upstream's definition, not UTF-8's.
+ * Returns the length of the sequence at s, 0 if there is none. */
+static size_t any_utf8(const unsigned char *s, size_t n)
+{
+    size_t need;
+    size_t i;
+
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC0 && s[0] <= 0xDF)
+        need = 2;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        need = 3;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF7)
+        need = 4;
+    else
+        return 0;
+    if (n < need)
+        return 0;
+    for (i = 1; i < need; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return need;
+}
+
+/* A character of a string literal: AnyUTF8 except CR and LF. */
+static size_t string_char(const unsigned char *s, size_t n)
+{
+    if (n > 0 && (s[0] == '\r' || s[0] == '\n'))
+        return 0;
+    return any_utf8(s, n);
+}
+
+/* The length of the character of class (patterns, index) at s, 0 if none
+ * [lex.ident.chars]. */
+static size_t class_char(const tfx_ident_pattern *patterns,
+                         const unsigned short *index,
+                         const unsigned char *s, size_t n)
+{
+    size_t k;
+
+    if (n == 0)
+        return 0;
+    for (k = index[s[0]]; k < index[s[0] + 1]; k++) {
+        const tfx_ident_pattern *p = &patterns[k];
+        size_t i;
+
+        if (p->n > n)
+            continue;
+        for (i = 0; i < p->n; i++)
+            if (s[i] < p->lo[i] || s[i] > p->hi[i])
+                break;
+        if (i == p->n)
+            return p->n;
+    }
+    return 0;
+}
+
+/* Ident: (ID_Start | '_') (ID_Continue | '-')* [lex.ident]. */
+static size_t match_ident(const unsigned char *s, size_t n)
+{
+    size_t i;
+    size_t len;
+
+    if (n == 0)
+        return 0;
+    if (s[0] == '_')
+        i = 1;
+    else if ((i = class_char(id_start_patterns, id_start_index, s, n)) == 0)
+        return 0;
+    for (;;) {
+        if (i < n && s[i] == '-')
+            len = 1;
+        else
+            len = class_char(id_continue_patterns, id_continue_index, s + i, n - i);
+        if (len == 0)
+            return i;
+        i += len;
+    }
+}
+
+static bool is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* NumberLit: a digit, then any run of digits, dots and exponents
+ * (e or E, an optional sign, a digit), not ending with a dot
+ * [lex.number]. */
+static size_t match_number(const unsigned char *s, size_t n)
+{
+    size_t i = 1;
+    size_t last_good = 1;
+
+    if (n == 0 || !is_digit(s[0]))
+        return 0;
+    while (i < n) {
+        if (is_digit(s[i])) {
+            i++;
+            last_good = i;
+        } else if (s[i] == '.') {
+            i++;
+        } else if ((s[i] == 'e' || s[i] == 'E') && i + 1 < n
+                   && (is_digit(s[i + 1])
+                       || ((s[i + 1] == '+' || s[i + 1] == '-') && i + 2 < n
+                           && is_digit(s[i + 2])))) {
+            i += is_digit(s[i + 1]) ? 2 : 3;
+            last_good = i;
+        } else {
+            break;
+        }
+    }
+    return last_good;
+}
+
+/* Comment: '#' or '//' up to and including the end of the line (which may
+ * be missing at the end of input), or '/' '*' up to the first '*' '/'
+ * [lex.comment].  An unterminated block comment is no comment. */
+static size_t match_comment(const unsigned char *s, size_t n)
+{
+    size_t i;
+
+    if (n >= 1 && s[0] == '#')
+        i = 1;
+    else if (n >= 2 && s[0] == '/' && s[1] == '/')
+        i = 2;
+    else if (n >= 2 && s[0] == '/' && s[1] == '*') {
+        for (i = 2; i + 1 < n; i++)
+            if (s[i] == '*' && s[i + 1] == '/')
+                return i + 2;
+        return 0;
+    } else
+        return 0;
+    while (i < n && s[i] != '\n')
+        i++;
+    return i < n ? i + 1 : i;
+}
+
+/* Newline: LF or CR LF. */
+static size_t match_newline(const unsigned char *s, size_t n)
+{
+    if (n >= 1 && s[0] == '\n')
+        return 1;
+    if (n >= 2 && s[0] == '\r' && s[1] == '\n')
+        return 2;
+    return 0;
+}
+
+/* '<<' '-'? Ident Newline: a heredoc introducer [lex.heredoc.open]. */
+static size_t match_heredoc_open(const unsigned char *s, size_t n)
+{
+    size_t i = 2;
+    size_t len;
+
+    if (n < 3 || s[0] != '<' || s[1] != '<')
+        return 0;
+    if (s[i] == '-')
+        i++;
+    len = match_ident(s + i, n - i);
+    if (len == 0)
+        return 0;
+    i += len;
+    len = match_newline(s + i, n - i);
+    return len == 0 ? 0 : i + len;
+}
+
+/* "${" or "%{" (lead is '$' or '%'), with an optional strip marker '~'. */
+static size_t match_sequence_open(const unsigned char *s, size_t n, unsigned char lead)
+{
+    if (n < 2 || s[0] != lead || s[1] != '{')
+        return 0;
+    return n >= 3 && s[2] == '~' ? 3 : 2;
+}
+
+/* TemplateNotInterp / TemplateNotControl: a '$' (or '%') that does not
+ * open a sequence.  Followed by a character other than '{' it is a
+ * one-byte literal; followed by a whole "${" (or "%{", with an optional
+ * '~') it is the escape "$${" of two or three more bytes.  At the end of
+ * the input it matches nothing [lex.template.escape]. */
+static size_t match_not_sequence(const unsigned char *s, size_t n, unsigned char lead)
+{
+    size_t len;
+
+    if (n < 2 || s[0] != lead)
+        return 0;
+    if (s[1] != '{' && s[1] != lead)
+        return 1;
+    if (s[1] == '{')
+        return 0;
+    len = match_sequence_open(s + 1, n - 1, lead);
+    return len > 0 ? 1 + len : 1;
+}
+
+/* ---------------------------------------------------------------------
+ * Rules of each state
+ *
+ * A rule's match is (kind of action, length).  scan_* return the winner.
+ * ------------------------------------------------------------------ */
+
+typedef enum {
+    ACT_NONE,            /* nothing matched: the scanner fails here */
+    ACT_SKIP,            /* spaces */
+    ACT_TOKEN,           /* emit a token of `kind` */
+    ACT_OPEN_BRACE,
+    ACT_CLOSE_BRACE,
+    ACT_CLOSE_STRIP,     /* "~}" */
+    ACT_OPEN_STRING,
+    ACT_CLOSE_STRING,
+    ACT_OPEN_HEREDOC,
+    ACT_OPEN_INTERP,
+    ACT_OPEN_CONTROL,
+    ACT_HEREDOC_EOL,     /* heredoc literal ending with a newline */
+    ACT_HEREDOC_MIDLINE  /* heredoc literal not ending with a newline */
+} action;
+
+typedef struct {
+    action act;
+    tfx_token_kind kind;
+    size_t len;
+} match;
+
+/* Keeps `m` if it is longer than the best so far (earlier rules win
+ * ties, so rules are offered in upstream's order). */
+static void offer(match *best, action act, tfx_token_kind kind, size_t len)
+{
+    if (len > best->len) {
+        best->act = act;
+        best->kind = kind;
+        best->len = len;
+    }
+}
+
+static tfx_token_kind self_token(unsigned char c)
+{
+    switch (c) {
+    case '[': return TFX_TOK_OBRACK;
+    case ']': return TFX_TOK_CBRACK;
+    case '(': return TFX_TOK_OPAREN;
+    case ')': return TFX_TOK_CPAREN;
+    case '.': return TFX_TOK_DOT;
+    case ',': return TFX_TOK_COMMA;
+    case '*': return TFX_TOK_STAR;
+    case '/': return TFX_TOK_SLASH;
+    case '%': return TFX_TOK_PERCENT;
+    case '+': return TFX_TOK_PLUS;
+    case '-': return TFX_TOK_MINUS;
+    case '=': return TFX_TOK_EQUAL;
+    case '<': return TFX_TOK_LESS_THAN;
+    case '>': return TFX_TOK_GREATER_THAN;
+    case '!': return TFX_TOK_BANG;
+    case '?': return TFX_TOK_QUESTION;
+    case ':': return TFX_TOK_COLON;
+    case '\n': return TFX_TOK_NEWLINE;
+    case '&': return TFX_TOK_BITWISE_AND;
+    case '|': return TFX_TOK_BITWISE_OR;
+    case '~': return TFX_TOK_BITWISE_NOT;
+    case '^': return TFX_TOK_BITWISE_XOR;
+    case ';': return TFX_TOK_SEMICOLON;
+    case '`': return TFX_TOK_BACKTICK;
+    case '\'': return TFX_TOK_APOSTROPHE;
+    default: return TFX_TOK_COUNT;
+    }
+}
+
+/* Two-byte operators, and "..." [lex.operators]. */
+static const struct {
+    const char *text;
+    tfx_token_kind kind;
+} operators[] = {
+    {"==", TFX_TOK_EQUAL_OP}, {"!=", TFX_TOK_NOT_EQUAL},
+    {">=", TFX_TOK_GREATER_THAN_EQ}, {"<=", TFX_TOK_LESS_THAN_EQ},
+    {"&&", TFX_TOK_AND}, {"||", TFX_TOK_OR}, {"...", TFX_TOK_ELLIPSIS},
+    {"=>", TFX_TOK_FAT_ARROW},
+};
+
+/* The expression state [lex.main]. */
+static match scan_main(const unsigned char *s, size_t n)
+{
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    size_t i;
+    size_t len;
+    tfx_token_kind self;
+
+    for (len = 0; len < n && (s[len] == ' ' || s[len] == '\t'); len++)
+        ;
+    offer(&best, ACT_SKIP, TFX_TOK_INVALID, len);
+    offer(&best, ACT_TOKEN, TFX_TOK_NUMBER_LIT, match_number(s, n));
+    offer(&best, ACT_TOKEN, TFX_TOK_IDENT, match_ident(s, n));
+    offer(&best, ACT_TOKEN, TFX_TOK_COMMENT, match_comment(s, n));
+    offer(&best, ACT_TOKEN, TFX_TOK_NEWLINE, match_newline(s, n));
+    for (i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
+        len = strlen(operators[i].text);
+        if (n >= len && memcmp(s, operators[i].text, len) == 0)
+            offer(&best, ACT_TOKEN, operators[i].kind, len);
+    }
+    self = self_token(s[0]);
+    if (self != TFX_TOK_COUNT)
+        offer(&best, ACT_TOKEN, self, 1);
+    if (s[0] == '{')
+        offer(&best, ACT_OPEN_BRACE, TFX_TOK_OBRACE, 1);
+    if (s[0] == '}')
+        offer(&best, ACT_CLOSE_BRACE, TFX_TOK_CBRACE, 1);
+    if (n >= 2 && s[0] == '~' && s[1] == '}')
+        offer(&best, ACT_CLOSE_STRIP, TFX_TOK_TEMPLATE_SEQ_END, 2);
+    if (s[0] == '"')
+        offer(&best, ACT_OPEN_STRING, TFX_TOK_OQUOTE, 1);
+    offer(&best, ACT_OPEN_HEREDOC, TFX_TOK_OHEREDOC, match_heredoc_open(s, n));
+    if (s[0] >= 0x80)
+        offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
+    offer(&best, ACT_TOKEN, TFX_TOK_INVALID, any_utf8(s, n));
+    return best;
+}
+
+/* The inside of a quoted string [lex.string]. */
+static match scan_string(const unsigned char *s, size_t n)
+{
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    size_t len = 0;
+
+    offer(&best, ACT_OPEN_INTERP, TFX_TOK_TEMPLATE_INTERP, match_sequence_open(s, n, '$'));
+    offer(&best, ACT_OPEN_CONTROL, TFX_TOK_TEMPLATE_CONTROL, match_sequence_open(s, n, '%'));
+    if (s[0] == '"')
+        offer(&best, ACT_CLOSE_STRING, TFX_TOK_CQUOTE, 1);
+    /* A literal: "$" or "%" that opens nothing, or a run of characters and
+     * backslash escapes (a backslash and any one character). */
+    offer(&best, ACT_TOKEN, TFX_TOK_QUOTED_LIT, match_not_sequence(s, n, '$'));
+    offer(&best, ACT_TOKEN, TFX_TOK_QUOTED_LIT, match_not_sequence(s, n, '%'));
+    for (;;) {
+        size_t c;
+
+        if (len < n && s[len] == '\\')
+            c = string_char(s + len + 1, n - len - 1) > 0
+                ? 1 + string_char(s + len + 1, n - len - 1) : 0;
+        else if (len < n && (s[len] == '$' || s[len] == '%' || s[len] == '"'))
+            c = 0;
+        else
+            c = string_char(s + len, n - len);
+        if (c == 0)
+            break;
+        len += c;
+    }
+    offer(&best, ACT_TOKEN, TFX_TOK_QUOTED_LIT, len);
+    for (len = 0; len < n && (s[len] == '\r' || s[len] == '\n'); len++)
+        ;
+    offer(&best, ACT_TOKEN, TFX_TOK_QUOTED_NEWLINE, len);
+    offer(&best, ACT_TOKEN, TFX_TOK_INVALID, any_utf8(s, n));
+    if (s[0] >= 0x80)
+        offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
+    return best;
+}
+
+/* The literal of a heredoc or bare template that starts at s, and whether
+ * it may run on into a line ending:
+ *   - the escape "$${" or "%%{" (with an optional '~'): it may;
+ *   - any other '$' or '%' followed by a byte X other than '{': just the
+ *     '$', or "$X" when CR or LF follows X; it may not (what follows is
+ *     lexed afresh) [lex.template.dollar];
+ *   - a run of characters other than '$', '%', CR and LF: it may.
+ * The length is 0 when none of these starts at s. */
+static size_t template_literal(const unsigned char *s, size_t n, bool *may_end_line)
+{
+    size_t len = 0;
+
+    *may_end_line = true;
+    if (n >= 1 && (s[0] == '$' || s[0] == '%')) {
+        if (n < 2 || s[1] == '{')
+            return 0;
+        if (s[1] == s[0] && (len = match_sequence_open(s + 1, n - 1, s[0])) > 0)
+            return 1 + len;
+        *may_end_line = false;
+        return n >= 3 && (s[2] == '\r' || s[2] == '\n') ? 2 : 1;
+    }
+    while (len < n && s[len] != '$' && s[len] != '%') {
+        size_t c = string_char(s + len, n - len);
+
+        if (c == 0)
+            break;
+        len += c;
+    }
+    return len;
+}
+
+/* The inside of a heredoc [lex.heredoc]. */
+static match scan_heredoc(const unsigned char *s, size_t n)
+{
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    bool may_end_line;
+    size_t lit = template_literal(s, n, &may_end_line);
+    size_t eol = may_end_line ? match_newline(s + lit, n - lit) : 0;
+
+    offer(&best, ACT_OPEN_INTERP, TFX_TOK_TEMPLATE_INTERP, match_sequence_open(s, n, '$'));
+    offer(&best, ACT_OPEN_CONTROL, TFX_TOK_TEMPLATE_CONTROL, match_sequence_open(s, n, '%'));
+    if (eol > 0)
+        offer(&best, ACT_HEREDOC_EOL, TFX_TOK_STRING_LIT, lit + eol);
+    offer(&best, ACT_HEREDOC_MIDLINE, TFX_TOK_STRING_LIT, lit);
+    if (s[0] >= 0x80)
+        offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
+    return best;
+}
+
+/* A bare template [lex.bare]. */
+static match scan_bare(const unsigned char *s, size_t n)
+{
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    bool may_end_line;
+    size_t lit = template_literal(s, n, &may_end_line);
+    size_t eol = may_end_line ? match_newline(s + lit, n - lit) : 0;
+
+    offer(&best, ACT_OPEN_INTERP, TFX_TOK_TEMPLATE_INTERP, match_sequence_open(s, n, '$'));
+    offer(&best, ACT_OPEN_CONTROL, TFX_TOK_TEMPLATE_CONTROL, match_sequence_open(s, n, '%'));
+    offer(&best, ACT_TOKEN, TFX_TOK_STRING_LIT, lit + eol);
+    if (s[0] >= 0x80)
+        offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
+    return best;
+}
+
+/* ---------------------------------------------------------------------
+ * Actions
+ * ------------------------------------------------------------------ */
+
+static void heredoc_not_at_line_start(lexer *lx)
+{
+    if (lx->heredocs.n > 0)
+        lx->heredocs.items[lx->heredocs.n - 1].start_of_line = false;
+}
+
+/* "${" or "%{": the sequence's expression is lexed in the expression
+ * state until the `}` at this brace level [lex.template.sequence]. */
+static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
+{
+    emit(lx, kind, ts, te);
+    lx->braces++;
+    if (!VEC_GROW(lx, lx->ret_braces))
+        return;
+    lx->ret_braces.items[lx->ret_braces.n++] = lx->braces;
+    heredoc_not_at_line_start(lx);
+    push_state(lx, ST_MAIN);
+}
+
+/* `}` or `~}`: ends the innermost sequence if we are at its brace level.
+ * Otherwise `}` closes a brace, and `~}` is still a sequence end so that
+ * the parser can report it [lex.template.close]. */
+static void close_brace(lexer *lx, bool strip, size_t ts, size_t te)
+{
+    if (lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == lx->braces) {
+        emit(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te);
+        lx->braces--;
+        lx->ret_braces.n--;
+        pop_state(lx);
+        return;
+    }
+    emit(lx, strip ? TFX_TOK_TEMPLATE_SEQ_END : TFX_TOK_CBRACE, ts, te);
+    lx->braces--;
+}
+
+/* "<<ID" or "<<-ID" and its newline: the heredoc runs to a line that is
+ * ID alone, give or take white space [lex.heredoc.open]. */
+static void open_heredoc(lexer *lx, size_t ts, size_t te)
+{
+    const unsigned char *marker = lx->src + ts + 2;
+    size_t nmarker = te - 1 - (ts + 2);
+    heredoc *h;
+
+    emit(lx, TFX_TOK_OHEREDOC, ts, te);
+    if (marker[0] == '-') {
+        marker++;
+        nmarker--;
+    }
+    if (nmarker > 0 && marker[nmarker - 1] == '\r')
+        nmarker--;
+    if (!VEC_GROW(lx, lx->heredocs))
+        return;
+    h = &lx->heredocs.items[lx->heredocs.n++];
+    h->marker = marker;
+    h->nmarker = nmarker;
+    h->start_of_line = true;
+    push_state(lx, ST_HEREDOC);
+}
+
+/* A heredoc literal that ends with a newline.  At the start of a line, if
+ * the line is the marker give or take white space, it closes the heredoc:
+ * a CHeredoc token for the line, then a separate Newline token for its
+ * line ending [lex.heredoc.close]. */
+static void heredoc_line(lexer *lx, size_t ts, size_t te)
+{
+    heredoc *h = &lx->heredocs.items[lx->heredocs.n - 1];
+
+    if (h->start_of_line) {
+        const unsigned char *line = lx->src + ts;
+        size_t len = te - ts;
+        size_t lead = tfx_text_space_prefix(line, len);
+        size_t trail = tfx_text_space_suffix(line + lead, len - lead);
+
+        if (len - lead - trail == h->nmarker
+            && memcmp(line + lead, h->marker, h->nmarker) == 0) {
+            size_t nl = lx->src[te - 2] == '\r' && te - 2 >= ts ? te - 2 : te - 1;
+
+            emit(lx, TFX_TOK_CHEREDOC, ts, nl);
+            emit(lx, TFX_TOK_NEWLINE, nl, te);
+            lx->heredocs.n--;
+            pop_state(lx);
+            return;
+        }
+    }
+    h->start_of_line = true;
+    emit(lx, TFX_TOK_STRING_LIT, ts, te);
+}
+
+static void run_action(lexer *lx, match m, size_t ts)
+{
+    size_t te = ts + m.len;
+
+    switch (m.act) {
+    case ACT_NONE:
+    case ACT_SKIP:
+        break;
+    case ACT_TOKEN:
+        emit(lx, m.kind, ts, te);
+        break;
+    case ACT_OPEN_BRACE:
+        emit(lx, TFX_TOK_OBRACE, ts, te);
+        lx->braces++;
+        break;
+    case ACT_CLOSE_BRACE:
+        close_brace(lx, false, ts, te);
+        break;
+    case ACT_CLOSE_STRIP:
+        close_brace(lx, true, ts, te);
+        break;
+    case ACT_OPEN_STRING:
+        emit(lx, TFX_TOK_OQUOTE, ts, te);
+        push_state(lx, ST_STRING);
+        break;
+    case ACT_CLOSE_STRING:
+        emit(lx, TFX_TOK_CQUOTE, ts, te);
+        pop_state(lx);
+        break;
+    case ACT_OPEN_HEREDOC:
+        open_heredoc(lx, ts, te);
+        break;
+    case ACT_OPEN_INTERP:
+    case ACT_OPEN_CONTROL:
+        open_sequence(lx, m.kind, ts, te);
+        break;
+    case ACT_HEREDOC_EOL:
+        heredoc_line(lx, ts, te);
+        break;
+    case ACT_HEREDOC_MIDLINE:
+        heredoc_not_at_line_start(lx);
+        emit(lx, TFX_TOK_STRING_LIT, ts, te);
+        break;
+    }
+}
+
+bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+             tfx_lex_mode mode, tfx_tokens *out)
+{
+    lexer lx;
+    size_t p = 0;
+    bool ok;
+
+    memset(&lx, 0, sizeof(lx));
+    /* [lex.bom] A leading byte order mark is skipped. */
+    if (nbytes >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF)
+        lx.base = 3;
+    lx.src = src + lx.base;
+    lx.n = nbytes - lx.base;
+    lx.pos.byte = lx.base;
+    lx.pos.line = 1;
+    lx.pos.column = 1;
+    push_state(&lx, mode == TFX_LEX_TEMPLATE ? ST_BARE : ST_MAIN);
+
+    while (p < lx.n && !lx.failed) {
+        scan_state st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
+        match m;
+
+        switch (st) {
+        case ST_STRING: m = scan_string(lx.src + p, lx.n - p); break;
+        case ST_HEREDOC: m = scan_heredoc(lx.src + p, lx.n - p); break;
+        case ST_BARE: m = scan_bare(lx.src + p, lx.n - p); break;
+        case ST_MAIN: default: m = scan_main(lx.src + p, lx.n - p); break;
+        }
+        if (m.act == ACT_NONE) {
+            /* [lex.stuck] Nothing matches: the rest of the input is one
+             * token, a literal in a bare template at the top level,
+             * invalid anywhere else. */
+            bool bare_top = mode == TFX_LEX_TEMPLATE && lx.states.n == 1;
+
+            emit(&lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, lx.n);
+            p = lx.n;
+            break;
+        }
+        run_action(&lx, m, p);
+        p += m.len;
+    }
+    emit(&lx, TFX_TOK_EOF, lx.n, lx.n);
+
+    ok = !lx.failed;
+    out->items = NULL;
+    out->n = 0;
+    if (ok) {
+        out->items = tfx_arena_alloc(arena, lx.tokens.n * sizeof(tfx_token));
+        ok = out->items != NULL;
+        if (ok) {
+            memcpy(out->items, lx.tokens.items, lx.tokens.n * sizeof(tfx_token));
+            out->n = lx.tokens.n;
+        }
+    }
+    free(lx.tokens.items);
+    free(lx.states.items);
+    free(lx.ret_braces.items);
+    free(lx.heredocs.items);
+    return ok;
+}
+
+/* ---------------------------------------------------------------------
+ * Tokens that are errors in themselves [lex.invalid]
+ * ------------------------------------------------------------------ */
+
+void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
+{
+    int bitwise = 0;
+    int backticks = 0;
+    int apostrophes = 0;
+    int semicolons = 0;
+    int bad_utf8 = 0;
+    size_t i;
+
+    for (i = 0; i < tokens->n; i++) {
+        const tfx_token *t = &tokens->items[i];
+        const tfx_range *r = &t->range;
+
+        switch (t->kind) {
+        case TFX_TOK_BITWISE_AND:
+        case TFX_TOK_BITWISE_OR:
+        case TFX_TOK_BITWISE_XOR:
+        case TFX_TOK_BITWISE_NOT:
+            /* [lex.invalid.bitwise] at most four are reported */
+            if (bitwise++ < 4)
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_UNSUPPORTED_OPERATOR,
+                              "Unsupported operator", r, NULL,
+                              "HCL has no bitwise operators.%s",
+                              t->kind == TFX_TOK_BITWISE_AND ? " For logical AND, write \"&&\"."
+                              : t->kind == TFX_TOK_BITWISE_OR ? " For logical OR, write \"||\"."
+                              : t->kind == TFX_TOK_BITWISE_NOT ? " For logical NOT, write \"!\"."
+                              : "");
+            break;
+        case TFX_TOK_BACKTICK:
+            /* [lex.invalid.quote] every other one (the opening ones) of
+             * the first three */
+            if (backticks % 2 == 0)
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character", r, NULL,
+                              "Backticks do not quote strings; for text over several lines use a heredoc (<<EOT).");
+            if (backticks <= 2)
+                backticks++;
+            break;
+        case TFX_TOK_APOSTROPHE:
+            if (apostrophes % 2 == 0)
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character", r, NULL,
+                              "Strings are quoted with double quotes (\"), not single quotes.");
+            if (apostrophes <= 2)
+                apostrophes++;
+            break;
+        case TFX_TOK_SEMICOLON:
+            /* [lex.invalid.semicolon] reported once */
+            if (semicolons++ < 1)
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character", r, NULL,
+                              "Semicolons separate nothing here: items of a collection are separated by commas.");
+            break;
+        case TFX_TOK_BAD_UTF8:
+            /* [lex.invalid.utf8] reported once */
+            if (bad_utf8++ < 1)
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character encoding", r, NULL,
+                              "The input is not valid UTF-8.");
+            break;
+        case TFX_TOK_QUOTED_NEWLINE:
+            /* [lex.invalid.quoted-newline] */
+            tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_STRING,
+                          "Invalid multi-line string", r, NULL,
+                          "A quoted string must stay on one line; write \\n for a newline, or use a heredoc.");
+            break;
+        case TFX_TOK_INVALID:
+            /* [lex.invalid.char] curly quotes get their own explanation */
+            if ((t->nbytes == 3 && memcmp(t->bytes, "\xE2\x80\x9C", 3) == 0)
+                || (t->nbytes == 3 && memcmp(t->bytes, "\xE2\x80\x9D", 3) == 0))
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character", r, NULL,
+                              "Curly quotes do not quote strings; replace them with straight double quotes (\").");
+            else
+                tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
+                              "Invalid character", r, NULL,
+                              "This character has no meaning in the language.");
+            break;
+        default:
+            break;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/*
+ * lex.h — tokens and the lexer (spec/lexical.md, rules lex.*).
+ *
+ * The lexer turns source bytes into a token array, exactly as upstream
+ * HCL's scanner does: the same token boundaries, kinds and ranges.  It
+ * never fails: bytes that form no token become INVALID or BAD_UTF8 tokens,
+ * which tfx_lex_check reports.
+ */
+#ifndef TFX_LEX_H
+#define TFX_LEX_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "diag.h"
+
+/* Token kinds, with upstream's names (TokenXxx without the prefix). */
+#define TFX_TOKENS(X) \
+    X(OBRACE, "OBrace") X(CBRACE, "CBrace") X(OBRACK, "OBrack") \
+    X(CBRACK, "CBrack") X(OPAREN, "OParen") X(CPAREN, "CParen") \
+    X(OQUOTE, "OQuote") X(CQUOTE, "CQuote") X(OHEREDOC, "OHeredoc") \
+    X(CHEREDOC, "CHeredoc") X(STAR, "Star") X(SLASH, "Slash") \
+    X(PLUS, "Plus") X(MINUS, "Minus") X(PERCENT, "Percent") \
+    X(EQUAL, "Equal") X(EQUAL_OP, "EqualOp") X(NOT_EQUAL, "NotEqual") \
+    X(LESS_THAN, "LessThan") X(LESS_THAN_EQ, "LessThanEq") \
+    X(GREATER_THAN, "GreaterThan") X(GREATER_THAN_EQ, "GreaterThanEq") \
+    X(AND, "And") X(OR, "Or") X(BANG, "Bang") X(DOT, "Dot") \
+    X(COMMA, "Comma") X(ELLIPSIS, "Ellipsis") X(FAT_ARROW, "FatArrow") \
+    X(QUESTION, "Question") X(COLON, "Colon") \
+    X(TEMPLATE_INTERP, "TemplateInterp") \
+    X(TEMPLATE_CONTROL, "TemplateControl") \
+    X(TEMPLATE_SEQ_END, "TemplateSeqEnd") \
+    X(QUOTED_LIT, "QuotedLit") X(STRING_LIT, "StringLit") \
+    X(NUMBER_LIT, "NumberLit") X(IDENT, "Ident") X(COMMENT, "Comment") \
+    X(NEWLINE, "Newline") X(EOF, "EOF") \
+    X(BITWISE_AND, "BitwiseAnd") X(BITWISE_OR, "BitwiseOr") \
+    X(BITWISE_NOT, "BitwiseNot") X(BITWISE_XOR, "BitwiseXor") \
+    X(APOSTROPHE, "Apostrophe") X(BACKTICK, "Backtick") \
+    X(SEMICOLON, "Semicolon") X(INVALID, "Invalid") \
+    X(BAD_UTF8, "BadUTF8") X(QUOTED_NEWLINE, "QuotedNewline")
+
+typedef enum {
+#define TFX_TOK_ENUM(name, str) TFX_TOK_##name,
+    TFX_TOKENS(TFX_TOK_ENUM)
+#undef TFX_TOK_ENUM
+    TFX_TOK_COUNT
+} tfx_token_kind;
+
+/* Upstream's name of a token kind, e.g. "OBrace". */
+const char *tfx_token_name(tfx_token_kind k);
+
+typedef struct {
+    tfx_token_kind kind;
+    const unsigned char *bytes;   /* into the source */
+    size_t nbytes;
+    tfx_range range;
+} tfx_token;
+
+typedef enum {
+    TFX_LEX_EXPRESSION,  /* a native-syntax expression */
+    TFX_LEX_TEMPLATE     /* a bare template (template-file form) */
+} tfx_lex_mode;
+
+typedef struct {
+    tfx_token *items;   /* in the arena; the last one is EOF */
+    size_t n;
+} tfx_tokens;
+
+/* Lexes src[0..nbytes).  A leading UTF-8 byte order mark is skipped (its
+ * bytes still count in offsets).  Returns false only when the arena
+ * refuses memory. */
+bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+             tfx_lex_mode mode, tfx_tokens *out);
+
+/* Reports the tokens that are errors in themselves: invalid characters,
+ * bad UTF-8, unsupported operators, quotes and semicolons, newlines in
+ * quoted strings [lex.invalid.*]. */
+void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags);
+
+#endif /* TFX_LEX_H */

@@ -1,0 +1,94 @@
+/*
+ * lexdump.c — prints tfexpr's tokens in go-lexdump's format, for
+ * tools/lexdiff: reads JSON lines {"mode", "input_base64"} on stdin and
+ * answers each with {"tokens": [[type, start_byte, end_byte, start_line,
+ * start_col, end_line, end_col], ...]}.  A test tool, not installed.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+
+static int b64val(int c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Decodes base64 text into a malloc'd buffer. */
+static unsigned char *b64decode(const char *s, size_t *n)
+{
+    size_t len = strlen(s);
+    unsigned char *out = malloc(len / 4 * 3 + 3);
+    unsigned int acc = 0;
+    int bits = 0;
+    size_t i;
+
+    *n = 0;
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i < len; i++) {
+        int v = b64val((unsigned char)s[i]);
+
+        if (v < 0)
+            continue;
+        acc = (acc << 6) | (unsigned int)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[(*n)++] = (unsigned char)((acc >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+int main(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+
+    while (getline(&line, &cap, stdin) > 0) {
+        json_t *req = json_loads(line, 0, NULL);
+        const char *mode = json_string_value(json_object_get(req, "mode"));
+        const char *b64 = json_string_value(json_object_get(req, "input_base64"));
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_tokens toks;
+        size_t n;
+        unsigned char *src = b64decode(b64 ? b64 : "", &n);
+        json_t *rows = json_array();
+        json_t *answer;
+        char *text;
+        size_t i;
+
+        if (arena == NULL || src == NULL || rows == NULL)
+            return 2;
+        if (!tfx_lex(arena, src, n, mode && strcmp(mode, "template") == 0
+                     ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks))
+            return 2;
+        for (i = 0; i < toks.n; i++) {
+            const tfx_token *t = &toks.items[i];
+
+            json_array_append_new(rows, json_pack("[sIIIIII]", tfx_token_name(t->kind),
+                (json_int_t)t->range.start.byte, (json_int_t)t->range.end.byte,
+                (json_int_t)t->range.start.line, (json_int_t)t->range.start.column,
+                (json_int_t)t->range.end.line, (json_int_t)t->range.end.column));
+        }
+        answer = json_pack("{so}", "tokens", rows);
+        text = json_dumps(answer, JSON_COMPACT);
+        puts(text);
+        fflush(stdout);
+        free(text);
+        json_decref(answer);
+        json_decref(req);
+        free(src);
+        tfx_arena_free(arena);
+    }
+    free(line);
+    return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * text.h — UTF-8 and Unicode services: decoding, grapheme clusters,
+ * white space, NFC.  The only module that includes utf8proc.
+ *
+ * Lengths are in bytes unless the name says otherwise (ngraphemes).
+ */
+#ifndef TFX_TEXT_H
+#define TFX_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+/* Decodes the code point at s[0..n) (n >= 1).  Returns the number of bytes
+ * it takes (1..4) and stores it in *cp; for an invalid or truncated
+ * sequence returns 1 and stores -1, as Go's utf8.DecodeRune consumes one
+ * byte of a bad sequence. */
+size_t tfx_text_decode(const unsigned char *s, size_t n, int32_t *cp);
+
+/* Whether s[0..n) is entirely valid UTF-8 (no surrogates, nothing above
+ * U+10FFFF, no overlong forms). */
+bool tfx_text_valid(const unsigned char *s, size_t n);
+
+/* The length in bytes of the extended grapheme cluster that starts at
+ * s[0..n) (n >= 1).  A sequence with the shape of UTF-8 that is not
+ * valid (an overlong form, a surrogate) is a cluster of its own, as is any
+ * other byte that does not decode. */
+size_t tfx_text_grapheme_len(const unsigned char *s, size_t n);
+
+/* The number of grapheme clusters in s[0..n). */
+size_t tfx_text_count_graphemes(const unsigned char *s, size_t n);
+
+/* Go's unicode.IsSpace: the Unicode White_Space property. */
+bool tfx_text_is_space(int32_t cp);
+
+/* Bytes of leading / trailing white space (tfx_text_is_space) of s[0..n). */
+size_t tfx_text_space_prefix(const unsigned char *s, size_t n);
+size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
+
+/* The NFC normalisation of s[0..n) in `arena`, NUL-terminated, its length
+ * in *out_n.  Invalid UTF-8 is copied unchanged.  NULL when the arena
+ * refuses the memory. */
+char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
+
+/* The Unicode version of the tables in use (utf8proc's). */
+const char *tfx_text_unicode_version(void);
+
+#endif /* TFX_TEXT_H */
