@@ -43,8 +43,8 @@ endif
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 OPT      ?= -O2 -g
 # pkg-config runs when a recipe needs it, after the dependency check.
-DEP_CFLAGS = $(shell pkg-config --cflags jansson libutf8proc)
-DEP_LIBS   = $(shell pkg-config --libs jansson libutf8proc)
+DEP_CFLAGS = $(shell pkg-config --cflags jansson libutf8proc mpfr gmp)
+DEP_LIBS   = $(shell pkg-config --libs jansson libutf8proc mpfr gmp)
 ALL_CFLAGS = $(STD) $(OPT) $(WARN) $(SANFLAGS) $(DEP_CFLAGS) $(CFLAGS)
 LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 

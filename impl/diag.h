@@ -11,17 +11,7 @@
 #include <stddef.h>
 
 #include "arena.h"
-
-typedef struct {
-    size_t byte;
-    size_t line;
-    size_t column;
-} tfx_pos;
-
-typedef struct {
-    tfx_pos start;
-    tfx_pos end;
-} tfx_range;
+#include "tfexpr.h"
 
 /* The range from the start of a to the end of b, whatever their order
  * (as HCL's RangeBetween). */
@@ -30,8 +20,6 @@ tfx_range tfx_range_between(tfx_range a, tfx_range b);
 /* The empty range at p. */
 tfx_range tfx_range_at(tfx_pos p);
 
-typedef enum { TFX_SEV_ERROR, TFX_SEV_WARNING } tfx_severity;
-typedef enum { TFX_PHASE_PARSE, TFX_PHASE_EVAL } tfx_phase;
 
 /* The error categories (conformance/categories.json), in one list. */
 #define TFX_CATEGORIES(X) \

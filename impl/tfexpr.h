@@ -15,9 +15,10 @@
  *   - A string the library returns as `char *` (not const) was allocated by
  *     the library and is freed by the caller with tfx_free.
  *
- * Status of this version: the library provides the conformance-protocol
- * adapter (below).  The lexer, parser and evaluator are not written yet; the
- * adapter says so by answering every case "unsupported".
+ * Status of this version: the library parses expressions and templates
+ * exactly as upstream HCL does (diagnostics included) and speaks the
+ * conformance protocol.  The evaluator is not written yet: evaluation
+ * requests are answered "unsupported".
  */
 #ifndef TFEXPR_H
 #define TFEXPR_H
@@ -49,6 +50,113 @@ TFX_API const char *tfx_version(void);
 /* Frees a string or buffer the library returned as `char *`.  NULL is
  * allowed. */
 TFX_API void tfx_free(void *p);
+
+/* ---------------------------------------------------------------------
+ * Positions and diagnostics
+ *
+ * Positions are HCL's: byte offsets from 0, lines and columns from 1,
+ * columns counted in Unicode grapheme clusters.  A range's end is
+ * exclusive.
+ * ------------------------------------------------------------------ */
+
+typedef struct {
+    size_t byte;
+    size_t line;
+    size_t column;
+} tfx_pos;
+
+typedef struct {
+    tfx_pos start;
+    tfx_pos end;
+} tfx_range;
+
+typedef enum { TFX_SEV_ERROR, TFX_SEV_WARNING } tfx_severity;
+typedef enum { TFX_PHASE_PARSE, TFX_PHASE_EVAL } tfx_phase;
+
+/* One diagnostic.  The strings live as long as the object that reported
+ * the diagnostic (a tfx_source). */
+typedef struct {
+    tfx_severity severity;
+    tfx_phase phase;
+    const char *category;  /* an id of conformance/categories.json, e.g. "syntax.unterminated" */
+    const char *summary;   /* upstream HCL's summary for the same error */
+    const char *detail;    /* an explanation */
+    int has_subject;
+    tfx_range subject;     /* the construct at fault */
+    int has_context;
+    tfx_range context;     /* the construct around it */
+} tfx_diagnostic;
+
+/* ---------------------------------------------------------------------
+ * Limits
+ *
+ * Every limit is set by the caller; tfx_limits_init gives the defaults,
+ * which no ordinary input reaches.  Input beyond a limit gets a
+ * diagnostic of category "resource.limit", never a crash.
+ * ------------------------------------------------------------------ */
+
+typedef struct {
+    size_t max_source_bytes;   /* longest input parsed (default 16 MiB) */
+    size_t max_depth;          /* deepest nesting of constructs (default 256) */
+    size_t max_memory_bytes;   /* memory one parse may take (default 1 GiB) */
+} tfx_limits;
+
+/* Fills *limits with the defaults. */
+TFX_API void tfx_limits_init(tfx_limits *limits);
+
+/* ---------------------------------------------------------------------
+ * Parsing
+ * ------------------------------------------------------------------ */
+
+typedef enum {
+    TFX_MODE_EXPRESSION,   /* one native-syntax expression */
+    TFX_MODE_TEMPLATE      /* a bare template, as a template file */
+} tfx_mode;
+
+/* A parsed source: its text, syntax tree and diagnostics. */
+typedef struct tfx_source tfx_source;
+
+/* Parses text[0..nbytes) (any bytes; not NUL-terminated) in `mode`.
+ * `filename` names the source in rendered diagnostics (NULL: "case.hcl").
+ * `limits` may be NULL for the defaults.  The text is copied: the caller
+ * keeps ownership of its buffer.  Returns NULL only if memory for the
+ * object itself cannot be had; otherwise errors are diagnostics.  Free
+ * with tfx_source_free. */
+TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
+                                     tfx_mode mode, const tfx_limits *limits);
+
+/* Frees a source and everything it owns, diagnostics included.  NULL is
+ * allowed. */
+TFX_API void tfx_source_free(tfx_source *src);
+
+/* Whether the parse reported an error. */
+TFX_API int tfx_source_has_errors(const tfx_source *src);
+
+/* The parse's diagnostics, in the order upstream reports them: lexical
+ * ones first, then the parser's.  i < tfx_source_diagnostic_count. */
+TFX_API size_t tfx_source_diagnostic_count(const tfx_source *src);
+TFX_API const tfx_diagnostic *tfx_source_diagnostic(const tfx_source *src, size_t i);
+
+typedef enum {
+    TFX_DUMP_SEXPR,        /* an S-expression of the tree, without ranges */
+    TFX_DUMP_SEXPR_RANGES, /* the same with every node's range */
+    TFX_DUMP_JSON,         /* the tree as JSON, with ranges */
+    TFX_DUMP_SOURCE        /* source text that parses to the same tree */
+} tfx_dump_format;
+
+/* The tree in `format`, as a string the caller frees with tfx_free; NULL
+ * if the parse had errors or memory ran out. */
+TFX_API char *tfx_source_dump(const tfx_source *src, tfx_dump_format format);
+
+/* A diagnostic as people read it: "file:line:col: error: summary", the
+ * detail, the source line and a caret line under the subject.  The caller
+ * frees the string with tfx_free; NULL if memory ran out. */
+TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic *d);
+
+/* A diagnostic as one JSON object (severity, phase, category, summary,
+ * detail, subject, context), for machine-readable output.  Free with
+ * tfx_free. */
+TFX_API char *tfx_diagnostic_json(const tfx_diagnostic *d);
 
 /* ---------------------------------------------------------------------
  * Conformance protocol adapter

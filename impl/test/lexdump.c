@@ -1,8 +1,10 @@
 /*
- * lexdump.c — prints tfexpr's tokens in go-lexdump's format, for
- * tools/lexdiff: reads JSON lines {"mode", "input_base64"} on stdin and
- * answers each with {"tokens": [[type, start_byte, end_byte, start_line,
- * start_col, end_line, end_col], ...]}.  A test tool, not installed.
+ * lexdump.c — prints tfexpr's tokens or parse diagnostics in go-lexdump's
+ * format, for tools/lexdiff: reads JSON lines {"what", "mode",
+ * "input_base64"} on stdin and answers each with {"tokens": [[type,
+ * start_byte, end_byte, start_line, start_col, end_line, end_col], ...]}
+ * or, for "what": "parse", {"diagnostics": [[summary, ...subject], ...]}.
+ * A test tool, not installed.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "lex.h"
+#include "tfexpr.h"
 
 static int b64val(int c)
 {
@@ -68,6 +71,27 @@ int main(void)
 
         if (arena == NULL || src == NULL || rows == NULL)
             return 2;
+        if (json_string_value(json_object_get(req, "what")) != NULL
+            && strcmp(json_string_value(json_object_get(req, "what")), "parse") == 0) {
+            tfx_source *ps = tfx_source_parse("case.hcl", (const char *)src, n,
+                                              mode && strcmp(mode, "template") == 0
+                                              ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION, NULL);
+
+            for (i = 0; ps != NULL && i < tfx_source_diagnostic_count(ps); i++) {
+                const tfx_diagnostic *d = tfx_source_diagnostic(ps, i);
+
+                if (d->has_subject)
+                    json_array_append_new(rows, json_pack("[sIIIIII]", d->summary,
+                        (json_int_t)d->subject.start.byte, (json_int_t)d->subject.end.byte,
+                        (json_int_t)d->subject.start.line, (json_int_t)d->subject.start.column,
+                        (json_int_t)d->subject.end.line, (json_int_t)d->subject.end.column));
+                else
+                    json_array_append_new(rows, json_pack("[s]", d->summary));
+            }
+            tfx_source_free(ps);
+            answer = json_pack("{so}", "diagnostics", rows);
+            goto reply;
+        }
         if (!tfx_lex(arena, src, n, mode && strcmp(mode, "template") == 0
                      ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks))
             return 2;
@@ -80,6 +104,7 @@ int main(void)
                 (json_int_t)t->range.end.line, (json_int_t)t->range.end.column));
         }
         answer = json_pack("{so}", "tokens", rows);
+reply:
         text = json_dumps(answer, JSON_COMPACT);
         puts(text);
         fflush(stdout);

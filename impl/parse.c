@@ -1,0 +1,1343 @@
+/*
+ * parse.c — the expression parser (spec/grammar.md, rules gram.*).
+ *
+ * Recursive descent with one function per grammar production, the binary
+ * operators by precedence level (gram.prec).  The parser reproduces
+ * upstream's error behaviour, which is part of the language as users see
+ * it: which errors are reported, where, and in which order.  That rests on
+ * two mechanisms described in spec/grammar.md:
+ *
+ *   - Newline significance [gram.newlines]: a stack of flags says whether
+ *     newline tokens are seen or skipped; object constructors push "seen",
+ *     brackets, parentheses, calls, for expressions and interpolations push
+ *     "skipped".  A comment ending in a newline counts as a newline.
+ *
+ *   - Recovery [gram.recovery]: after most syntax errors the parser enters
+ *     recovery mode, skips to the bracket that closes the construct, and
+ *     reports no further errors of the kinds that are only reported outside
+ *     recovery.  A production whose sub-expression had errors while in
+ *     recovery returns at once.
+ *
+ * The template parts of strings, heredocs and bare templates are parsed by
+ * parse_template.c through the functions of parse_internal.h.
+ */
+#include "parse_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+/* ---------------------------------------------------------------------
+ * Memory
+ * ------------------------------------------------------------------ */
+
+void *tfx_p_alloc(parser *p, size_t nbytes)
+{
+    void *mem = p->oom ? NULL : tfx_arena_alloc(p->arena, nbytes);
+
+    if (mem == NULL)
+        p->oom = true;
+    return mem;
+}
+
+tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
+{
+    tfx_node *n = tfx_p_alloc(p, sizeof(*n));
+
+    if (n == NULL) {
+        /* Out of memory: hand out the parser's scratch node so callers
+         * need no checks; the parse result is discarded anyway. */
+        n = &p->scratch;
+        memset(n, 0, sizeof(*n));
+    }
+    n->kind = kind;
+    n->range = range;
+    return n;
+}
+
+tfx_node *tfx_p_placeholder(parser *p, tfx_range range)
+{
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+
+    n->as.literal.kind = TFX_LIT_UNKNOWN;
+    return n;
+}
+
+bool tfx_p_push(parser *p, vec *v, const void *item, size_t size)
+{
+    if (v->n == v->cap) {
+        size_t ncap = v->cap == 0 ? 4 : v->cap * 2;
+        void *items = realloc(v->items, ncap * size);
+
+        if (items == NULL) {
+            p->oom = true;
+            return false;
+        }
+        v->items = items;
+        v->cap = ncap;
+    }
+    memcpy((char *)v->items + v->n * size, item, size);
+    v->n++;
+    return true;
+}
+
+void *tfx_p_finish(parser *p, vec *v, size_t size)
+{
+    void *items = NULL;
+
+    if (v->n > 0) {
+        items = tfx_p_alloc(p, v->n * size);
+        if (items != NULL)
+            memcpy(items, v->items, v->n * size);
+        else
+            v->n = 0;
+    }
+    free(v->items);
+    v->items = NULL;
+    v->cap = 0;
+    return items;
+}
+
+/* ---------------------------------------------------------------------
+ * The token stream [gram.newlines]
+ * ------------------------------------------------------------------ */
+
+static bool including_newlines(const parser *p)
+{
+    return p->newlines.n == 0 || ((const bool *)p->newlines.items)[p->newlines.n - 1];
+}
+
+void tfx_p_push_newlines(parser *p, bool include)
+{
+    tfx_p_push(p, &p->newlines, &include, sizeof(include));
+}
+
+void tfx_p_pop_newlines(parser *p)
+{
+    if (p->newlines.n > 0)
+        p->newlines.n--;
+}
+
+/* The next significant token and the index after it.  Comments are
+ * skipped; where newlines are seen, a comment that ends with one stands
+ * for a newline token with the comment's range. */
+static tfx_token next_token(const parser *p, size_t *after)
+{
+    size_t i;
+
+    for (i = p->next; i < p->ntoks; i++) {
+        tfx_token t = p->toks[i];
+
+        if (t.kind == TFX_TOK_COMMENT) {
+            if (including_newlines(p) && t.nbytes > 0 && t.bytes[t.nbytes - 1] == '\n') {
+                t.kind = TFX_TOK_NEWLINE;
+                t.bytes += t.nbytes - 1;
+                t.nbytes = 1;
+                *after = i + 1;
+                return t;
+            }
+            continue;
+        }
+        if (t.kind == TFX_TOK_NEWLINE && !including_newlines(p))
+            continue;
+        *after = i + 1;
+        return t;
+    }
+    *after = p->ntoks;
+    return p->toks[p->ntoks - 1];
+}
+
+tfx_token tfx_p_peek(const parser *p)
+{
+    size_t after;
+
+    return next_token(p, &after);
+}
+
+tfx_token tfx_p_read(parser *p)
+{
+    size_t after;
+    tfx_token t = next_token(p, &after);
+
+    p->next = after;
+    return t;
+}
+
+tfx_range tfx_p_prev_range(const parser *p)
+{
+    if (p->next == 0)
+        return tfx_p_peek(p).range;
+    return p->toks[p->next - 1].range;
+}
+
+bool tfx_p_is_keyword(tfx_token t, const char *kw)
+{
+    size_t n = strlen(kw);
+
+    return t.kind == TFX_TOK_IDENT && t.nbytes == n && memcmp(t.bytes, kw, n) == 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Diagnostics and recovery [gram.recovery]
+ * ------------------------------------------------------------------ */
+
+void tfx_p_error(parser *p, tfx_category cat, const char *summary,
+                 const tfx_range *subject, const tfx_range *context,
+                 const char *detail_fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+
+    va_start(ap, detail_fmt);
+    vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+    va_end(ap);
+    tfx_diags_add(p->diags, TFX_PHASE_PARSE, cat, summary, subject, context, "%s", detail);
+}
+
+size_t tfx_p_mark(const parser *p)
+{
+    return p->diags->n;
+}
+
+bool tfx_p_errors_since(const parser *p, size_t mark)
+{
+    return p->diags->n > mark || p->diags->out_of_memory;
+}
+
+/* The bracket that pairs with `k`, TFX_TOK_COUNT if none. */
+static tfx_token_kind opposite(tfx_token_kind k)
+{
+    switch (k) {
+    case TFX_TOK_OBRACE: return TFX_TOK_CBRACE;
+    case TFX_TOK_OBRACK: return TFX_TOK_CBRACK;
+    case TFX_TOK_OPAREN: return TFX_TOK_CPAREN;
+    case TFX_TOK_OQUOTE: return TFX_TOK_CQUOTE;
+    case TFX_TOK_OHEREDOC: return TFX_TOK_CHEREDOC;
+    case TFX_TOK_CBRACE: return TFX_TOK_OBRACE;
+    case TFX_TOK_CBRACK: return TFX_TOK_OBRACK;
+    case TFX_TOK_CPAREN: return TFX_TOK_OPAREN;
+    case TFX_TOK_CQUOTE: return TFX_TOK_OQUOTE;
+    case TFX_TOK_CHEREDOC: return TFX_TOK_OHEREDOC;
+    case TFX_TOK_TEMPLATE_CONTROL:
+    case TFX_TOK_TEMPLATE_INTERP: return TFX_TOK_TEMPLATE_SEQ_END;
+    case TFX_TOK_TEMPLATE_SEQ_END: return TFX_TOK_TEMPLATE_INTERP;
+    default: return TFX_TOK_COUNT;
+    }
+}
+
+tfx_token_kind tfx_p_closer(tfx_token_kind open)
+{
+    return opposite(open);
+}
+
+/* Enters recovery and skips tokens up to the `end` that closes the
+ * current construct (nested pairs skipped whole), or to the end of input;
+ * returns that token.  For a template sequence end, "%{" opens a nested
+ * pair just as "${" does. */
+tfx_token tfx_p_recover(parser *p, tfx_token_kind end)
+{
+    tfx_token_kind start = opposite(end);
+    int nest = 0;
+
+    p->recovery = true;
+    for (;;) {
+        tfx_token t = tfx_p_read(p);
+        tfx_token_kind k = t.kind;
+
+        if (end == TFX_TOK_TEMPLATE_SEQ_END && k == TFX_TOK_TEMPLATE_CONTROL)
+            k = TFX_TOK_TEMPLATE_INTERP;
+        if (k == TFX_TOK_EOF)
+            return t;
+        if (k == start) {
+            nest++;
+        } else if (k == end) {
+            if (nest < 1)
+                return t;
+            nest--;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Nesting limit [limit.depth]
+ * ------------------------------------------------------------------ */
+
+bool tfx_p_enter(parser *p)
+{
+    if (p->depth >= p->max_depth) {
+        if (!p->depth_reported) {
+            tfx_range r = tfx_p_peek(p).range;
+
+            p->depth_reported = true;
+            tfx_diags_add(p->diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT,
+                          "Nesting too deep", &r, NULL,
+                          "Constructs are nested more than %zu deep here, the limit of this parse.",
+                          p->max_depth);
+        }
+        p->recovery = true;
+        return false;
+    }
+    p->depth++;
+    return true;
+}
+
+void tfx_p_leave(parser *p)
+{
+    p->depth--;
+}
+
+/* ---------------------------------------------------------------------
+ * Expressions
+ * ------------------------------------------------------------------ */
+
+static tfx_node *parse_conditional(parser *p);
+static tfx_node *parse_with_traversals(parser *p);
+
+tfx_node *tfx_p_expression(parser *p)
+{
+    tfx_node *n;
+
+    if (!tfx_p_enter(p))
+        return tfx_p_placeholder(p, tfx_p_peek(p).range);
+    n = parse_conditional(p);
+    tfx_p_leave(p);
+    return n;
+}
+
+/* [gram.cond] cond ? a : b, the condition at the level of ||, both
+ * results whole expressions. */
+static tfx_node *parse_conditional(parser *p)
+{
+    tfx_range start = tfx_p_peek(p).range;
+    size_t mark = tfx_p_mark(p);
+    tfx_node *cond = tfx_p_binary(p, 0);
+    tfx_node *yes;
+    tfx_node *no;
+    tfx_node *n;
+    tfx_token colon;
+
+    if (p->recovery && tfx_p_errors_since(p, mark))
+        return cond;
+    if (tfx_p_peek(p).kind != TFX_TOK_QUESTION)
+        return cond;
+    tfx_p_read(p);
+    mark = tfx_p_mark(p);
+    yes = tfx_p_expression(p);
+    if (p->recovery && tfx_p_errors_since(p, mark))
+        return cond;
+    colon = tfx_p_peek(p);
+    if (colon.kind != TFX_TOK_COLON) {
+        tfx_range ctx = tfx_range_between(start, colon.range);
+
+        tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing false expression in conditional",
+                    &colon.range, &ctx,
+                    "A conditional needs a result for the false case, after a colon.");
+        return cond;
+    }
+    tfx_p_read(p);
+    mark = tfx_p_mark(p);
+    no = tfx_p_expression(p);
+    if (p->recovery && tfx_p_errors_since(p, mark))
+        return cond;
+    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(start, no->range));
+    n->as.conditional.cond = cond;
+    n->as.conditional.true_result = yes;
+    n->as.conditional.false_result = no;
+    return n;
+}
+
+/* [gram.prec] The binary operators by precedence, lowest first; each
+ * level is left-associative. */
+static const struct {
+    tfx_token_kind tok;
+    tfx_op op;
+    int level;
+} binary_ops[] = {
+    {TFX_TOK_OR, TFX_OP_OR, 0},
+    {TFX_TOK_AND, TFX_OP_AND, 1},
+    {TFX_TOK_EQUAL_OP, TFX_OP_EQUAL, 2},
+    {TFX_TOK_NOT_EQUAL, TFX_OP_NOT_EQUAL, 2},
+    {TFX_TOK_GREATER_THAN, TFX_OP_GREATER, 3},
+    {TFX_TOK_GREATER_THAN_EQ, TFX_OP_GREATER_EQUAL, 3},
+    {TFX_TOK_LESS_THAN, TFX_OP_LESS, 3},
+    {TFX_TOK_LESS_THAN_EQ, TFX_OP_LESS_EQUAL, 3},
+    {TFX_TOK_PLUS, TFX_OP_ADD, 4},
+    {TFX_TOK_MINUS, TFX_OP_SUBTRACT, 4},
+    {TFX_TOK_STAR, TFX_OP_MULTIPLY, 5},
+    {TFX_TOK_SLASH, TFX_OP_DIVIDE, 5},
+    {TFX_TOK_PERCENT, TFX_OP_MODULO, 5},
+};
+#define NLEVELS 6
+
+/* The operator of `level` that token kind k is, or -1. */
+static int binary_op_at(tfx_token_kind k, int level)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(binary_ops) / sizeof(binary_ops[0]); i++)
+        if (binary_ops[i].tok == k && binary_ops[i].level == level)
+            return (int)binary_ops[i].op;
+    return -1;
+}
+
+static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
+{
+    tfx_node *n = tfx_p_node(p, TFX_NODE_BINARY_OP, tfx_range_between(lhs->range, rhs->range));
+
+    n->as.op.op = op;
+    n->as.op.lhs = lhs;
+    n->as.op.rhs = rhs;
+    return n;
+}
+
+/* [gram.binary] An operand of `level` or above, then any number of
+ * operators of this level each with its right operand; the result
+ * associates to the left.  If an operand had errors in recovery, what was
+ * built so far is returned at once, without the pending operator. */
+tfx_node *tfx_p_binary(parser *p, int level)
+{
+    size_t mark = tfx_p_mark(p);
+    tfx_node *lhs;
+    tfx_node *rhs = NULL;
+    int op = -1;
+
+    if (level >= NLEVELS)
+        return parse_with_traversals(p);
+    lhs = tfx_p_binary(p, level + 1);
+    if (p->recovery && tfx_p_errors_since(p, mark))
+        return lhs;
+    for (;;) {
+        int next_op = binary_op_at(tfx_p_peek(p).kind, level);
+
+        if (next_op < 0)
+            break;
+        if (op >= 0)
+            lhs = make_binary(p, lhs, (tfx_op)op, rhs);
+        op = next_op;
+        tfx_p_read(p);
+        mark = tfx_p_mark(p);
+        rhs = tfx_p_binary(p, level + 1);
+        if (p->recovery && tfx_p_errors_since(p, mark))
+            return lhs;
+    }
+    return op < 0 ? lhs : make_binary(p, lhs, (tfx_op)op, rhs);
+}
+
+static tfx_node *parse_term(parser *p);
+static tfx_node *parse_traversals(parser *p, tfx_node *from);
+
+static tfx_node *parse_with_traversals(parser *p)
+{
+    return parse_traversals(p, parse_term(p));
+}
+
+/* ---------------------------------------------------------------------
+ * Traversals [gram.traversal]
+ * ------------------------------------------------------------------ */
+
+/* Appends a step to a traversal node, or wraps `expr` in a relative
+ * traversal with that one step. */
+static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
+{
+    tfx_node *n;
+
+    if (expr->kind == TFX_NODE_SCOPE_TRAVERSAL || expr->kind == TFX_NODE_RELATIVE_TRAVERSAL) {
+        tfx_step *steps = tfx_p_alloc(p, (expr->as.traversal.nsteps + 1) * sizeof(tfx_step));
+
+        if (steps != NULL) {
+            if (expr->as.traversal.nsteps > 0)
+                memcpy(steps, expr->as.traversal.steps,
+                       expr->as.traversal.nsteps * sizeof(tfx_step));
+            steps[expr->as.traversal.nsteps] = step;
+            expr->as.traversal.steps = steps;
+            expr->as.traversal.nsteps++;
+        }
+        expr->range = tfx_range_between(expr->range, step.range);
+        return expr;
+    }
+    n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(expr->range, step.range));
+    n->as.traversal.source = expr;
+    n->as.traversal.steps = tfx_p_alloc(p, sizeof(tfx_step));
+    if (n->as.traversal.steps != NULL) {
+        n->as.traversal.steps[0] = step;
+        n->as.traversal.nsteps = 1;
+    }
+    return n;
+}
+
+static tfx_step attr_step(tfx_token name, tfx_range range)
+{
+    tfx_step s;
+
+    memset(&s, 0, sizeof(s));
+    s.is_attr = true;
+    s.name = (const char *)name.bytes;
+    s.nname = name.nbytes;
+    s.range = range;
+    return s;
+}
+
+/* The literal of a number token: its text, or an unknown number with an
+ * "Invalid number literal" error [lex.number.value]. */
+static tfx_literal number_literal(parser *p, tfx_token tok)
+{
+    tfx_literal lit;
+    char *text;
+
+    memset(&lit, 0, sizeof(lit));
+    if (!tfx_num_literal_ok((const char *)tok.bytes, tok.nbytes)) {
+        tfx_p_error(p, TFX_CAT_INVALID_NUMBER, "Invalid number literal", &tok.range, NULL,
+                    "This number cannot be read as a decimal number: it has more than one "
+                    "point or exponent, or its exponent is out of range.");
+        lit.kind = TFX_LIT_UNKNOWN_NUMBER;
+        return lit;
+    }
+    lit.kind = TFX_LIT_NUMBER;
+    text = tfx_p_alloc(p, tok.nbytes + 1);
+    if (text != NULL)
+        memcpy(text, tok.bytes, tok.nbytes);
+    lit.text = text;
+    lit.ntext = tok.nbytes;
+    return lit;
+}
+
+/* A legacy index `.N` whose number has a point (`.1.2`): an error; the
+ * step becomes an index by an unknown key [gram.traversal.legacy]. */
+static bool legacy_index_chained(parser *p, tfx_token num, tfx_range subject, bool in_splat,
+                                 tfx_step *step, tfx_range dot)
+{
+    const unsigned char *pt = memchr(num.bytes, '.', num.nbytes);
+    int first;
+
+    if (pt == NULL)
+        return false;
+    first = (int)(pt - num.bytes);
+    tfx_p_error(p, TFX_CAT_INVALID_EXPRESSION, "Invalid legacy index syntax", &subject, NULL,
+                "Two legacy indices cannot be chained; write the index in brackets%s, "
+                "as [%.*s][%.*s].", in_splat ? " with a full splat [*]" : "",
+                first, (const char *)num.bytes,
+                (int)(num.nbytes - (size_t)first - 1), (const char *)pt + 1);
+    memset(step, 0, sizeof(*step));
+    step->key.kind = TFX_LIT_UNKNOWN;
+    step->legacy = true;
+    step->range = tfx_range_between(dot, num.range);
+    return true;
+}
+
+static tfx_step legacy_index_step(parser *p, tfx_token num, tfx_range dot)
+{
+    tfx_step s;
+
+    memset(&s, 0, sizeof(s));
+    s.key = number_literal(p, num);
+    s.legacy = true;
+    s.range = tfx_range_between(dot, num.range);
+    return s;
+}
+
+/* `.*` then any run of `.name` and `.N` (legacy splat) [gram.splat.attr]. */
+static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_token dot,
+                                  tfx_token attr_tok, bool *restart)
+{
+    tfx_token marker = tfx_p_read(p);
+    vec steps = {0};
+    tfx_range first_range = tfx_p_peek(p).range;
+    tfx_range last_range = marker.range;
+    tfx_node *item;
+    tfx_node *each;
+    tfx_node *n;
+
+    *restart = false;
+    while (tfx_p_peek(p).kind == TFX_TOK_DOT) {
+        tfx_token sdot = tfx_p_read(p);
+        tfx_token next = tfx_p_peek(p);
+        tfx_step step;
+
+        if (next.kind == TFX_TOK_NUMBER_LIT) {
+            tfx_token num = tfx_p_read(p);
+
+            if (!legacy_index_chained(p, num, attr_tok.range, true, &step, sdot.range))
+                step = legacy_index_step(p, num, sdot.range);
+            tfx_p_push(p, &steps, &step, sizeof(step));
+            last_range = num.range;
+            continue;
+        }
+        if (next.kind != TFX_TOK_IDENT) {
+            if (!p->recovery) {
+                if (next.kind == TFX_TOK_STAR)
+                    tfx_p_error(p, TFX_CAT_SPLAT, "Nested splat expression not allowed",
+                                &next.range, NULL,
+                                "An attribute-only splat (.*) cannot contain another splat.");
+                else
+                    tfx_p_error(p, TFX_CAT_INVALID_EXPRESSION, "Invalid attribute name",
+                                &attr_tok.range, NULL, "A dot must be followed by an attribute name.");
+            }
+            p->recovery = true;
+            free(steps.items);
+            *restart = true;
+            return ret;
+        }
+        tfx_p_read(p);
+        step = attr_step(next, tfx_range_between(sdot.range, next.range));
+        tfx_p_push(p, &steps, &step, sizeof(step));
+        last_range = next.range;
+    }
+    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(dot.range, marker.range));
+    if (steps.n == 0) {
+        free(steps.items);
+        each = item;
+    } else {
+        size_t nsteps = steps.n;
+
+        each = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(first_range, last_range));
+        each->as.traversal.source = item;
+        each->as.traversal.steps = tfx_p_finish(p, &steps, sizeof(tfx_step));
+        each->as.traversal.nsteps = each->as.traversal.steps != NULL ? nsteps : 0;
+    }
+    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, last_range));
+    n->as.splat.source = ret;
+    n->as.splat.each = each;
+    n->as.splat.item = item;
+    n->as.splat.marker_range = tfx_range_between(dot.range, marker.range);
+    n->as.splat.legacy = true;
+    return n;
+}
+
+/* `[*]` and the traversal that follows it (full splat) [gram.splat.full]. */
+static tfx_node *parse_full_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_token open)
+{
+    tfx_token close;
+    tfx_node *item;
+    tfx_node *each;
+    tfx_node *n;
+
+    tfx_p_read(p); /* the star */
+    close = tfx_p_read(p);
+    if (close.kind != TFX_TOK_CBRACK && !p->recovery) {
+        /* [gram.splat.full.close] The error's subject is the token that
+         * recovery stops at (upstream reports the recovered bracket). */
+        close = tfx_p_recover(p, TFX_TOK_CBRACK);
+        tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing close bracket on splat index",
+                    &close.range, NULL, "A full splat is written [*], the star then a closing bracket.");
+    }
+    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(open.range, close.range));
+    if (!tfx_p_enter(p)) {
+        each = item;
+    } else {
+        each = parse_traversals(p, item);
+        tfx_p_leave(p);
+    }
+    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, each->range));
+    n->as.splat.source = ret;
+    n->as.splat.each = each;
+    n->as.splat.item = item;
+    n->as.splat.marker_range = tfx_range_between(open.range, close.range);
+    return n;
+}
+
+/* Whether a key expression is a constant usable as a traversal step: a
+ * literal, or a template that is one literal string [gram.traversal.index]. */
+static bool static_key(const tfx_node *key, tfx_literal *lit)
+{
+    if (key->kind == TFX_NODE_LITERAL) {
+        *lit = key->as.literal;
+        return true;
+    }
+    if (key->kind == TFX_NODE_TEMPLATE && key->as.template.nparts == 1
+        && key->as.template.parts[0]->kind == TFX_NODE_LITERAL
+        && key->as.template.parts[0]->as.literal.kind == TFX_LIT_STRING) {
+        *lit = key->as.template.parts[0]->as.literal;
+        return true;
+    }
+    if (key->kind == TFX_NODE_TEMPLATE && key->as.template.nparts == 0) {
+        memset(lit, 0, sizeof(*lit));
+        lit->kind = TFX_LIT_STRING;
+        lit->text = "";
+        return true;
+    }
+    return false;
+}
+
+/* `[key]`: a step when the key is a constant, else an index node
+ * [gram.traversal.index]. */
+static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token open)
+{
+    tfx_token close;
+    tfx_node *key;
+    tfx_literal lit;
+    tfx_range rng;
+    size_t mark;
+
+    tfx_p_push_newlines(p, false);
+    mark = tfx_p_mark(p);
+    key = tfx_p_expression(p);
+    if (p->recovery && tfx_p_errors_since(p, mark)) {
+        close = tfx_p_recover(p, TFX_TOK_CBRACK);
+    } else {
+        close = tfx_p_read(p);
+        if (close.kind != TFX_TOK_CBRACK && !p->recovery) {
+            /* [gram.traversal.index.close] subject: where recovery stops */
+            close = tfx_p_recover(p, TFX_TOK_CBRACK);
+            tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing close bracket on index",
+                        &close.range, NULL, "An index ends with a closing bracket (\"]\").");
+        }
+    }
+    tfx_p_pop_newlines(p);
+    rng = tfx_range_between(open.range, close.range);
+    if (static_key(key, &lit)) {
+        tfx_step step;
+
+        memset(&step, 0, sizeof(step));
+        step.key = lit;
+        step.range = rng;
+        return add_step(p, ret, step);
+    }
+    {
+        tfx_node *n = tfx_p_node(p, TFX_NODE_INDEX, tfx_range_between(from->range, rng));
+
+        n->as.index.collection = ret;
+        n->as.index.key = key;
+        n->as.index.open_range = open.range;
+        n->as.index.bracket_range = rng;
+        return n;
+    }
+}
+
+/* Any run of `.name`, `.N`, `.*`, `[key]` and `[*]` after a term. */
+static tfx_node *parse_traversals(parser *p, tfx_node *from)
+{
+    tfx_node *ret = from;
+
+    for (;;) {
+        tfx_token next = tfx_p_peek(p);
+
+        if (next.kind == TFX_TOK_DOT) {
+            tfx_token dot = tfx_p_read(p);
+            tfx_token attr = tfx_p_peek(p);
+
+            if (attr.kind == TFX_TOK_IDENT) {
+                tfx_p_read(p);
+                ret = add_step(p, ret, attr_step(attr, tfx_range_between(dot.range, attr.range)));
+            } else if (attr.kind == TFX_TOK_NUMBER_LIT) {
+                tfx_step step;
+
+                tfx_p_read(p);
+                if (!legacy_index_chained(p, attr, attr.range, false, &step, dot.range))
+                    step = legacy_index_step(p, attr, dot.range);
+                ret = add_step(p, ret, step);
+            } else if (attr.kind == TFX_TOK_STAR) {
+                bool restart;
+
+                ret = parse_attr_splat(p, ret, from, dot, attr, &restart);
+                if (restart)
+                    continue;
+            } else {
+                tfx_p_error(p, TFX_CAT_INVALID_EXPRESSION, "Invalid attribute name",
+                            &attr.range, NULL, "A dot must be followed by an attribute name.");
+                p->recovery = true;
+            }
+        } else if (next.kind == TFX_TOK_OBRACK) {
+            tfx_token open = tfx_p_read(p);
+
+            if (tfx_p_peek(p).kind == TFX_TOK_STAR)
+                ret = parse_full_splat(p, ret, from, open);
+            else
+                ret = parse_index(p, ret, from, open);
+        } else {
+            return ret;
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Terms [gram.term]
+ * ------------------------------------------------------------------ */
+
+static tfx_node *parse_call(parser *p, tfx_token name);
+static tfx_node *parse_tuple(parser *p);
+static tfx_node *parse_object(parser *p);
+static tfx_node *parse_for(parser *p, tfx_token open);
+
+static tfx_node *literal_node(parser *p, tfx_range range, tfx_literal_kind kind)
+{
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+
+    n->as.literal.kind = kind;
+    return n;
+}
+
+/* `(` expression `)` [gram.term.parens] */
+static tfx_node *parse_parens(parser *p)
+{
+    tfx_token open = tfx_p_read(p);
+    tfx_token close;
+    tfx_node *expr;
+    tfx_node *n;
+    size_t mark = tfx_p_mark(p);
+
+    tfx_p_push_newlines(p, false);
+    expr = tfx_p_expression(p);
+    if (tfx_p_errors_since(p, mark)) {
+        tfx_p_recover(p, TFX_TOK_CPAREN);
+        tfx_p_pop_newlines(p);
+        return expr;
+    }
+    close = tfx_p_peek(p);
+    if (close.kind != TFX_TOK_CPAREN) {
+        tfx_range ctx = tfx_range_between(open.range, close.range);
+
+        tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unbalanced parentheses", &close.range, &ctx,
+                    "The expression in parentheses must end with a closing parenthesis.");
+        p->recovery = true;
+    }
+    close = tfx_p_read(p);
+    tfx_p_pop_newlines(p);
+    n = tfx_p_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open.range, close.range));
+    n->as.parens.expr = expr;
+    return n;
+}
+
+/* `-` or `!` applied to a term with its traversals [gram.term.unary]. */
+static tfx_node *parse_unary(parser *p, tfx_op op)
+{
+    tfx_token tok = tfx_p_read(p);
+    tfx_node *operand;
+    tfx_node *n;
+
+    if (!tfx_p_enter(p))
+        operand = tfx_p_placeholder(p, tfx_p_peek(p).range);
+    else {
+        operand = parse_with_traversals(p);
+        tfx_p_leave(p);
+    }
+    n = tfx_p_node(p, TFX_NODE_UNARY_OP, tfx_range_between(tok.range, operand->range));
+    n->as.op.op = op;
+    n->as.op.lhs = operand;
+    n->as.op.symbol_range = tok.range;
+    return n;
+}
+
+/* A quoted string or heredoc [gram.term.template]. */
+static tfx_node *parse_template_term(parser *p)
+{
+    tfx_token open = tfx_p_read(p);
+    bool flush = open.kind == TFX_TOK_OHEREDOC && open.nbytes >= 3 && open.bytes[2] == '-';
+    tfx_node *n = tfx_p_template(p, opposite(open.kind), flush);
+
+    n->range = tfx_range_between(open.range, tfx_p_prev_range(p));
+    return n;
+}
+
+static tfx_node *parse_term(parser *p)
+{
+    tfx_token start = tfx_p_peek(p);
+
+    switch (start.kind) {
+    case TFX_TOK_OPAREN:
+        return parse_parens(p);
+    case TFX_TOK_NUMBER_LIT: {
+        tfx_token tok = tfx_p_read(p);
+        tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, tok.range);
+
+        n->as.literal = number_literal(p, tok);
+        return n;
+    }
+    case TFX_TOK_IDENT: {
+        tfx_token tok = tfx_p_read(p);
+        tfx_node *n;
+
+        if (tfx_p_peek(p).kind == TFX_TOK_OPAREN)
+            return parse_call(p, tok);
+        /* [gram.term.keywords] true, false and null, as whole names */
+        if (tfx_p_is_keyword(tok, "true") || tfx_p_is_keyword(tok, "false")) {
+            n = literal_node(p, tok.range, TFX_LIT_BOOL);
+            n->as.literal.boolean = tok.bytes[0] == 't';
+            return n;
+        }
+        if (tfx_p_is_keyword(tok, "null"))
+            return literal_node(p, tok.range, TFX_LIT_NULL);
+        n = tfx_p_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
+        n->as.traversal.root = (const char *)tok.bytes;
+        n->as.traversal.nroot = tok.nbytes;
+        n->as.traversal.root_range = tok.range;
+        return n;
+    }
+    case TFX_TOK_OQUOTE:
+    case TFX_TOK_OHEREDOC:
+        return parse_template_term(p);
+    case TFX_TOK_MINUS:
+        return parse_unary(p, TFX_OP_NEGATE);
+    case TFX_TOK_BANG:
+        return parse_unary(p, TFX_OP_NOT);
+    case TFX_TOK_OBRACK:
+        return parse_tuple(p);
+    case TFX_TOK_OBRACE:
+        return parse_object(p);
+    default:
+        /* [gram.term.missing] */
+        if (!p->recovery) {
+            if (start.kind == TFX_TOK_EOF)
+                tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing expression", &start.range, NULL,
+                            "An expression was expected here, but the input ends.");
+            else
+                tfx_p_error(p, TFX_CAT_INVALID_EXPRESSION, "Invalid expression", &start.range, NULL,
+                            "An expression was expected here, but this token cannot start one.");
+        }
+        p->recovery = true;
+        return tfx_p_placeholder(p, start.range);
+    }
+}
+
+/* name `(` arguments `)`, the last argument optionally followed by `...`
+ * [gram.call]. */
+static tfx_node *parse_call(parser *p, tfx_token name)
+{
+    tfx_token open = tfx_p_read(p);
+    tfx_token close;
+    vec args = {0};
+    bool expand = false;
+    tfx_node *n;
+    size_t nargs;
+
+    memset(&close, 0, sizeof(close));
+    tfx_p_push_newlines(p, false);
+    for (;;) {
+        tfx_token sep;
+        tfx_node *arg;
+        size_t mark;
+
+        if (tfx_p_peek(p).kind == TFX_TOK_CPAREN) {
+            close = tfx_p_read(p);
+            break;
+        }
+        mark = tfx_p_mark(p);
+        arg = tfx_p_expression(p);
+        tfx_p_push(p, &args, &arg, sizeof(arg));
+        if (p->recovery && tfx_p_errors_since(p, mark)) {
+            close = tfx_p_recover(p, TFX_TOK_CPAREN);
+            break;
+        }
+        sep = tfx_p_read(p);
+        if (sep.kind == TFX_TOK_CPAREN) {
+            close = sep;
+            break;
+        }
+        if (sep.kind == TFX_TOK_ELLIPSIS) {
+            expand = true;
+            if (tfx_p_peek(p).kind != TFX_TOK_CPAREN) {
+                if (!p->recovery) {
+                    tfx_range ctx = tfx_range_between(name.range, sep.range);
+
+                    tfx_p_error(p, TFX_CAT_UNTERMINATED, "Missing closing parenthesis",
+                                &sep.range, &ctx,
+                                "An argument expanded with ... must be the last one.");
+                }
+                close = tfx_p_recover(p, TFX_TOK_CPAREN);
+            } else {
+                close = tfx_p_read(p);
+            }
+            break;
+        }
+        if (sep.kind != TFX_TOK_COMMA) {
+            if (sep.kind == TFX_TOK_EOF) {
+                tfx_range subj = tfx_range_between(name.range, open.range);
+
+                tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated function call", &subj, NULL,
+                            "The input ends before the closing parenthesis of this call.");
+            } else {
+                tfx_range ctx = tfx_range_between(name.range, sep.range);
+
+                tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing argument separator",
+                            &sep.range, &ctx, "Arguments are separated by commas.");
+            }
+            close = tfx_p_recover(p, TFX_TOK_CPAREN);
+            break;
+        }
+        if (tfx_p_peek(p).kind == TFX_TOK_CPAREN) {
+            close = tfx_p_read(p);
+            break;
+        }
+    }
+    tfx_p_pop_newlines(p);
+    nargs = args.n;
+    n = tfx_p_node(p, TFX_NODE_FUNCTION_CALL, tfx_range_between(name.range, close.range));
+    n->as.call.name = (const char *)name.bytes;
+    n->as.call.nname = name.nbytes;
+    n->as.call.args = tfx_p_finish(p, &args, sizeof(tfx_node *));
+    n->as.call.nargs = n->as.call.args != NULL ? nargs : 0;
+    n->as.call.expand_final = expand;
+    n->as.call.name_range = name.range;
+    n->as.call.open_range = open.range;
+    n->as.call.close_range = close.range;
+    return n;
+}
+
+/* `[` items `]`, or a tuple for expression [gram.tuple]. */
+static tfx_node *parse_tuple(parser *p)
+{
+    tfx_token open = tfx_p_read(p);
+    tfx_token close;
+    vec items = {0};
+    tfx_node *n;
+    size_t nitems;
+
+    tfx_p_push_newlines(p, false);
+    if (tfx_p_is_keyword(tfx_p_peek(p), "for")) {
+        n = parse_for(p, open);
+        tfx_p_pop_newlines(p);
+        return n;
+    }
+    for (;;) {
+        tfx_token next = tfx_p_peek(p);
+        tfx_node *item;
+        size_t mark;
+
+        if (next.kind == TFX_TOK_CBRACK) {
+            close = tfx_p_read(p);
+            break;
+        }
+        mark = tfx_p_mark(p);
+        item = tfx_p_expression(p);
+        tfx_p_push(p, &items, &item, sizeof(item));
+        if (p->recovery && tfx_p_errors_since(p, mark)) {
+            close = tfx_p_recover(p, TFX_TOK_CBRACK);
+            break;
+        }
+        next = tfx_p_peek(p);
+        if (next.kind == TFX_TOK_CBRACK) {
+            close = tfx_p_read(p);
+            break;
+        }
+        if (next.kind != TFX_TOK_COMMA) {
+            if (!p->recovery) {
+                if (next.kind == TFX_TOK_EOF) {
+                    tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated tuple constructor expression",
+                                &open.range, NULL, "The input ends before the closing bracket of this tuple.");
+                } else {
+                    tfx_range ctx = tfx_range_between(open.range, next.range);
+
+                    tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing item separator", &next.range, &ctx,
+                                "Items of a tuple are separated by commas.");
+                }
+            }
+            close = tfx_p_recover(p, TFX_TOK_CBRACK);
+            break;
+        }
+        tfx_p_read(p);
+    }
+    tfx_p_pop_newlines(p);
+    nitems = items.n;
+    n = tfx_p_node(p, TFX_NODE_TUPLE_CONS, tfx_range_between(open.range, close.range));
+    n->as.tuple.items = tfx_p_finish(p, &items, sizeof(tfx_node *));
+    n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
+    n->as.tuple.open_range = open.range;
+    return n;
+}
+
+/* `{` key = value ... `}` with newlines significant, or an object for
+ * expression [gram.object]. */
+static tfx_node *parse_object(parser *p)
+{
+    tfx_token open = tfx_p_read(p);
+    tfx_token close;
+    vec items = {0};
+    tfx_node *n;
+    bool is_for;
+    size_t nitems;
+
+    tfx_p_push_newlines(p, false);
+    is_for = tfx_p_is_keyword(tfx_p_peek(p), "for");
+    tfx_p_pop_newlines(p);
+    if (is_for) {
+        tfx_p_push_newlines(p, false);
+        n = parse_for(p, open);
+        tfx_p_pop_newlines(p);
+        return n;
+    }
+    tfx_p_push_newlines(p, true);
+    for (;;) {
+        tfx_token next = tfx_p_peek(p);
+        tfx_object_item item;
+        tfx_node *key;
+        bool force;
+        size_t mark;
+
+        if (next.kind == TFX_TOK_NEWLINE) {
+            tfx_p_read(p);
+            continue;
+        }
+        if (next.kind == TFX_TOK_CBRACE) {
+            close = tfx_p_read(p);
+            break;
+        }
+        force = next.kind == TFX_TOK_OPAREN;
+        mark = tfx_p_mark(p);
+        key = tfx_p_expression(p);
+        if (p->recovery && tfx_p_errors_since(p, mark)) {
+            close = tfx_p_recover(p, TFX_TOK_CBRACE);
+            break;
+        }
+        item.key = tfx_p_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
+        item.key->as.key.wrapped = key;
+        item.key->as.key.force_non_literal = force;
+        next = tfx_p_peek(p);
+        if (next.kind != TFX_TOK_EQUAL && next.kind != TFX_TOK_COLON) {
+            if (!p->recovery) {
+                tfx_range ctx = tfx_range_between(open.range, next.range);
+
+                if (next.kind == TFX_TOK_NEWLINE || next.kind == TFX_TOK_COMMA)
+                    tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing attribute value", &next.range, &ctx,
+                                "An attribute's value follows an equals sign (\"=\").");
+                else if (next.kind == TFX_TOK_IDENT)
+                    tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing key/value separator", &next.range, &ctx,
+                                "An equals sign (\"=\") must come between a key and its value; a key "
+                                "with spaces or dots in it must be quoted.");
+                else if (next.kind == TFX_TOK_EOF)
+                    tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated object constructor expression",
+                                &open.range, NULL, "The input ends before the closing brace of this object.");
+                else
+                    tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing key/value separator", &next.range, &ctx,
+                                "An equals sign (\"=\") must come between a key and its value.");
+            }
+            close = tfx_p_recover(p, TFX_TOK_CBRACE);
+            break;
+        }
+        tfx_p_read(p);
+        mark = tfx_p_mark(p);
+        item.value = tfx_p_expression(p);
+        if (p->recovery && tfx_p_errors_since(p, mark)) {
+            close = tfx_p_recover(p, TFX_TOK_CBRACE);
+            break;
+        }
+        tfx_p_push(p, &items, &item, sizeof(item));
+        next = tfx_p_peek(p);
+        if (next.kind == TFX_TOK_CBRACE) {
+            close = tfx_p_read(p);
+            break;
+        }
+        if (next.kind != TFX_TOK_COMMA && next.kind != TFX_TOK_NEWLINE) {
+            if (!p->recovery) {
+                if (next.kind == TFX_TOK_EOF) {
+                    tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated object constructor expression",
+                                &open.range, NULL, "The input ends before the closing brace of this object.");
+                } else {
+                    tfx_range ctx = tfx_range_between(open.range, next.range);
+
+                    tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing attribute separator", &next.range, &ctx,
+                                "Attributes are separated by newlines or commas.");
+                }
+            }
+            close = tfx_p_recover(p, TFX_TOK_CBRACE);
+            break;
+        }
+        tfx_p_read(p);
+    }
+    tfx_p_pop_newlines(p);
+    nitems = items.n;
+    n = tfx_p_node(p, TFX_NODE_OBJECT_CONS, tfx_range_between(open.range, close.range));
+    n->as.object.items = tfx_p_finish(p, &items, sizeof(tfx_object_item));
+    n->as.object.nitems = n->as.object.items != NULL ? nitems : 0;
+    n->as.object.open_range = open.range;
+    return n;
+}
+
+/* An error in a for expression's head: reported outside recovery, then
+ * the whole expression is skipped and becomes a placeholder. */
+static tfx_node *for_head_error(parser *p, tfx_token open, tfx_token_kind close_kind,
+                                const char *detail)
+{
+    tfx_token next = tfx_p_peek(p);
+    tfx_token close;
+
+    if (!p->recovery) {
+        tfx_range ctx = tfx_range_between(open.range, next.range);
+
+        tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &next.range, &ctx,
+                    "%s", detail);
+    }
+    close = tfx_p_recover(p, close_kind);
+    return tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+}
+
+/* [ for k, v in coll : value if cond ] and
+ * { for k, v in coll : key => value... if cond } [gram.for]. */
+static tfx_node *parse_for(parser *p, tfx_token open)
+{
+    bool make_obj = open.kind == TFX_TOK_OBRACE;
+    tfx_token_kind close_kind = make_obj ? TFX_TOK_CBRACE : TFX_TOK_CBRACK;
+    tfx_token key_var;
+    tfx_token val_var;
+    bool has_key_var = false;
+    tfx_node *coll;
+    tfx_node *key = NULL;
+    tfx_node *value;
+    tfx_node *cond = NULL;
+    bool group = false;
+    tfx_token ellipsis;
+    tfx_token close;
+    tfx_node *n;
+    size_t mark;
+    size_t key_errors;
+
+    memset(&key_var, 0, sizeof(key_var));
+    memset(&ellipsis, 0, sizeof(ellipsis));
+    tfx_p_push_newlines(p, false);
+    tfx_p_read(p); /* "for" */
+    if (tfx_p_peek(p).kind != TFX_TOK_IDENT) {
+        n = for_head_error(p, open, close_kind, "The word for must be followed by a variable name.");
+        goto done;
+    }
+    val_var = tfx_p_read(p);
+    if (tfx_p_peek(p).kind == TFX_TOK_COMMA) {
+        key_var = val_var;
+        has_key_var = true;
+        tfx_p_read(p);
+        if (tfx_p_peek(p).kind != TFX_TOK_IDENT) {
+            n = for_head_error(p, open, close_kind, "The comma must be followed by the value's variable name.");
+            goto done;
+        }
+        val_var = tfx_p_read(p);
+    }
+    if (!tfx_p_is_keyword(tfx_p_peek(p), "in")) {
+        n = for_head_error(p, open, close_kind, "The variable names must be followed by the word in.");
+        goto done;
+    }
+    tfx_p_read(p);
+    mark = tfx_p_mark(p);
+    coll = tfx_p_expression(p);
+    if (p->recovery && tfx_p_errors_since(p, mark)) {
+        close = tfx_p_recover(p, close_kind);
+        n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+        goto done;
+    }
+    if (tfx_p_peek(p).kind != TFX_TOK_COLON) {
+        n = for_head_error(p, open, close_kind, "The collection must be followed by a colon.");
+        goto done;
+    }
+    tfx_p_read(p);
+    mark = tfx_p_mark(p);
+    value = tfx_p_expression(p);
+    key_errors = 0;
+    if (tfx_p_peek(p).kind == TFX_TOK_FAT_ARROW) {
+        tfx_p_read(p);
+        key = value;
+        key_errors = tfx_p_errors_since(p, mark);
+        mark = tfx_p_mark(p);
+        value = tfx_p_expression(p);
+    }
+    if (p->recovery && (key_errors || tfx_p_errors_since(p, mark))) {
+        close = tfx_p_recover(p, close_kind);
+        n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+        goto done;
+    }
+    if (tfx_p_peek(p).kind == TFX_TOK_ELLIPSIS) {
+        ellipsis = tfx_p_read(p);
+        group = true;
+    }
+    if (tfx_p_is_keyword(tfx_p_peek(p), "if")) {
+        tfx_p_read(p);
+        mark = tfx_p_mark(p);
+        cond = tfx_p_expression(p);
+        if (p->recovery && tfx_p_errors_since(p, mark)) {
+            close = tfx_p_recover(p, close_kind);
+            n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+            goto done;
+        }
+    }
+    if (tfx_p_peek(p).kind == close_kind) {
+        close = tfx_p_read(p);
+    } else {
+        if (!p->recovery) {
+            tfx_token next = tfx_p_peek(p);
+            tfx_range ctx = tfx_range_between(open.range, next.range);
+
+            tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &next.range, &ctx,
+                        "Something follows the end of the for expression.");
+        }
+        close = tfx_p_recover(p, close_kind);
+    }
+    {
+        tfx_range whole = tfx_range_between(open.range, close.range);
+
+        if (!make_obj) {
+            if (key != NULL)
+                tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &key->range, &whole,
+                            "A tuple for expression has no key expression (=>).");
+            if (group)
+                tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &ellipsis.range,
+                            &whole, "Grouping (...) applies to object for expressions only.");
+        } else if (key == NULL) {
+            tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &value->range, &whole,
+                        "An object for expression needs a key expression: key => value.");
+        }
+    }
+    n = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open.range, close.range));
+    if (has_key_var) {
+        n->as.for_expr.key_var = (const char *)key_var.bytes;
+        n->as.for_expr.nkey_var = key_var.nbytes;
+    }
+    n->as.for_expr.val_var = (const char *)val_var.bytes;
+    n->as.for_expr.nval_var = val_var.nbytes;
+    n->as.for_expr.coll = coll;
+    n->as.for_expr.key = key;
+    n->as.for_expr.value = value;
+    n->as.for_expr.cond = cond;
+    n->as.for_expr.group = group;
+    n->as.for_expr.open_range = open.range;
+    n->as.for_expr.close_range = close.range;
+done:
+    tfx_p_pop_newlines(p);
+    return n;
+}
+
+/* ---------------------------------------------------------------------
+ * Entry
+ * ------------------------------------------------------------------ */
+
+tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                    tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
+{
+    parser p;
+    tfx_tokens tokens;
+    tfx_node *root;
+
+    if (!tfx_lex(arena, src, nbytes, mode, &tokens)) {
+        tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
+                      "The input is too large for the memory this parse may use.");
+        return NULL;
+    }
+    tfx_lex_check(&tokens, diags);
+    memset(&p, 0, sizeof(p));
+    p.arena = arena;
+    p.toks = tokens.items;
+    p.ntoks = tokens.n;
+    p.diags = diags;
+    p.max_depth = max_depth == 0 ? TFX_DEFAULT_MAX_DEPTH : max_depth;
+    if (mode == TFX_LEX_TEMPLATE) {
+        /* [gram.template.bare] a bare template runs to the end of input */
+        root = tfx_p_template(&p, TFX_TOK_EOF, false);
+    } else {
+        tfx_token next;
+
+        /* [gram.top] a whole expression, newlines insignificant, and
+         * nothing after it */
+        tfx_p_push_newlines(&p, false);
+        root = tfx_p_expression(&p);
+        next = tfx_p_peek(&p);
+        if (next.kind != TFX_TOK_EOF && !p.recovery)
+            tfx_p_error(&p, TFX_CAT_TRAILING_INPUT, "Extra characters after expression", &next.range,
+                        NULL, "A complete expression is followed by more input.");
+        tfx_p_pop_newlines(&p);
+    }
+    free(p.newlines.items);
+    if (p.oom || diags->out_of_memory) {
+        if (!diags->out_of_memory)
+            tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
+                          "The input is too large for the memory this parse may use.");
+        return NULL;
+    }
+    return root;
+}

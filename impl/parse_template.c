@@ -1,0 +1,802 @@
+/*
+ * parse_template.c — templates: quoted strings, heredocs and bare
+ * templates (spec/templates.md, rules tmpl.*).
+ *
+ * A template is parsed in two passes, as upstream does:
+ *   1. parse_parts reads tokens up to the template's end and makes a flat
+ *      list of parts: literals (escapes decoded, strip markers applied),
+ *      interpolations, and the directive markers %{if}, %{else}, %{endif},
+ *      %{for}, %{endfor};
+ *   2. for a "<<-" heredoc, flush_heredoc removes the common indentation;
+ *   3. the directive structure is then built from the flat list
+ *      (parse_sequence, parse_if, parse_for).
+ * A template that is exactly one interpolation is its interpolation's own
+ * value (TEMPLATE_WRAP) [tmpl.unwrap].
+ */
+#include "parse_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+typedef enum { PART_LITERAL, PART_INTERP, PART_IF, PART_FOR, PART_END_CTRL, PART_END } part_kind;
+typedef enum { CTRL_ENDIF, CTRL_ELSE, CTRL_ENDFOR } ctrl_kind;
+
+typedef struct {
+    part_kind kind;
+    tfx_range range;
+    const char *text;        /* LITERAL: decoded text (arena) */
+    size_t ntext;
+    tfx_node *expr;          /* INTERP: the expression; IF: condition; FOR: collection */
+    const char *key_var;     /* FOR */
+    size_t nkey_var;
+    const char *val_var;
+    size_t nval_var;
+    ctrl_kind ctrl;          /* END_CTRL */
+    bool indented;           /* LITERAL starting a line: loses the common indentation */
+} part;
+
+static const char *ctrl_name(ctrl_kind c)
+{
+    return c == CTRL_ENDIF ? "endif" : c == CTRL_ELSE ? "else" : "endfor";
+}
+
+/* ---------------------------------------------------------------------
+ * Literal text [tmpl.literal]
+ * ------------------------------------------------------------------ */
+
+/* The length of the next slice of a literal token's text: an escape
+ * (quoted strings only: a backslash and its selector, \u with up to four
+ * hex digits, \U with up to eight), "$", "$$", "$${" or the same with '%',
+ * a line ending, or a run of other bytes. */
+static size_t next_slice(const unsigned char *s, size_t n, bool quoted)
+{
+    size_t i;
+
+    if (quoted && s[0] == '\\') {
+        size_t max;
+
+        if (n >= 2 && (s[1] == 'u' || s[1] == 'U')) {
+            max = s[1] == 'u' ? 4 : 8;
+            for (i = 2; i < n && i - 2 < max && strchr("0123456789abcdefABCDEF", s[i]) != NULL
+                        && s[i] != '\0'; i++)
+                ;
+            return i;
+        }
+        if (n >= 2) {
+            size_t need = s[1] < 0x80 ? 1 : s[1] >= 0xC0 && s[1] <= 0xDF ? 2
+                          : s[1] >= 0xE0 && s[1] <= 0xEF ? 3 : s[1] >= 0xF0 && s[1] <= 0xF7 ? 4 : 0;
+
+            for (i = 2; need > 0 && i < 1 + need; i++)
+                if (i >= n || s[i] < 0x80 || s[i] > 0xBF)
+                    need = 0;
+            return need > 0 ? 1 + need : 1;
+        }
+        return 1;
+    }
+    if (s[0] == '$' || s[0] == '%') {
+        if (n >= 2 && s[1] == s[0])
+            return n >= 3 && s[2] == '{' ? 3 : 2;
+        return 1;
+    }
+    if (s[0] == '\r')
+        return n >= 2 && s[1] == '\n' ? 2 : 1;
+    if (s[0] == '\n')
+        return 1;
+    for (i = 0; i < n; i++)
+        if ((quoted && s[i] == '\\') || s[i] == '$' || s[i] == '%' || s[i] == '\r' || s[i] == '\n')
+            break;
+    return i;
+}
+
+static int hex_value(unsigned char c)
+{
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Appends the UTF-8 encoding of cp to out. */
+static size_t encode_utf8(unsigned long cp, unsigned char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (unsigned char)(0xC0 | (cp >> 6));
+        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | (cp >> 12));
+        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | (cp >> 18));
+    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Decodes one escape slice s[0..n) into out (at most n bytes); returns the
+ * bytes written.  Reports an invalid escape at `r` [tmpl.literal.escape]. */
+static size_t decode_escape(parser *p, const unsigned char *s, size_t n, tfx_range r,
+                            unsigned char *out)
+{
+    if (n < 2) {
+        tfx_p_error(p, TFX_CAT_INVALID_ESCAPE, "Invalid escape sequence", &r, NULL,
+                    "A backslash must be followed by an escape character.");
+        memcpy(out, s, n);
+        return n;
+    }
+    switch (s[1]) {
+    case 'n': out[0] = '\n'; return 1;
+    case 'r': out[0] = '\r'; return 1;
+    case 't': out[0] = '\t'; return 1;
+    case '"': out[0] = '"'; return 1;
+    case '\\': out[0] = '\\'; return 1;
+    case 'u':
+    case 'U': {
+        size_t want = s[1] == 'u' ? 6 : 10;
+        unsigned long cp = 0;
+        size_t i;
+
+        if (n != want) {
+            tfx_p_error(p, TFX_CAT_INVALID_ESCAPE, "Invalid escape sequence", &r, NULL,
+                        "\\%c must be followed by exactly %s hexadecimal digits.", s[1],
+                        s[1] == 'u' ? "four" : "eight");
+            memcpy(out, s, n);
+            return n;
+        }
+        for (i = 2; i < n; i++)
+            cp = cp * 16 + (unsigned long)hex_value(s[i]);
+        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            tfx_p_error(p, TFX_CAT_INVALID_ESCAPE, "Invalid escape sequence", &r, NULL,
+                        "U+%04lx is not a character UTF-8 can encode.", cp);
+            memcpy(out, s, n);
+            return n;
+        }
+        return encode_utf8(cp, out);
+    }
+    default:
+        tfx_p_error(p, TFX_CAT_INVALID_ESCAPE, "Invalid escape sequence", &r, NULL,
+                    "\"\\%.*s\" is not an escape; the escapes are \\n \\r \\t \\\" \\\\ \\uNNNN "
+                    "and \\UNNNNNNNN.", (int)(n - 1), (const char *)s + 1);
+        memcpy(out, s + 1, n - 1);
+        return n - 1;
+    }
+}
+
+/* The text of a literal token: escapes decoded (quoted strings), "$${"
+ * and "%%{" made "${" and "%{" (all templates) [tmpl.literal]. */
+static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
+{
+    unsigned char *out = tfx_p_alloc(p, tok.nbytes + 1);
+    size_t nout = 0;
+    size_t i = 0;
+    tfx_pos pos = tok.range.start;
+
+    *text = "";
+    *ntext = 0;
+    if (out == NULL)
+        return;
+    while (i < tok.nbytes) {
+        const unsigned char *s = tok.bytes + i;
+        size_t len = next_slice(s, tok.nbytes - i, quoted);
+        tfx_range r;
+        size_t j = 0;
+
+        r.start = pos;
+        while (j < len) {
+            size_t g = tfx_text_grapheme_len(s + j, len - j);
+
+            pos.byte += g;
+            if (s[j] == '\r' || s[j] == '\n') {
+                pos.line++;
+                pos.column = 1;
+            } else {
+                pos.column++;
+            }
+            j += g;
+        }
+        r.end = pos;
+        if (quoted && s[0] == '\\') {
+            nout += decode_escape(p, s, len, r, out + nout);
+        } else if (len == 3 && (s[0] == '$' || s[0] == '%')) {
+            out[nout++] = s[0];
+            out[nout++] = '{';
+        } else {
+            memcpy(out + nout, s, len);
+            nout += len;
+        }
+        i += len;
+    }
+    out[nout] = '\0';
+    *text = (const char *)out;
+    *ntext = nout;
+}
+
+/* ---------------------------------------------------------------------
+ * Pass 1: the flat list of parts [tmpl.parts]
+ * ------------------------------------------------------------------ */
+
+static bool push_part(parser *p, vec *parts, const part *pt)
+{
+    return tfx_p_push(p, parts, pt, sizeof(*pt));
+}
+
+static part *last_part(vec *parts)
+{
+    return parts->n > 0 ? &((part *)parts->items)[parts->n - 1] : NULL;
+}
+
+/* [tmpl.strip] "${~" and "%{~" remove the white space at the end of the
+ * literal just before; "~}" removes it from the start of the literal just
+ * after. */
+static void strip_previous(vec *parts, tfx_token open, bool can_strip)
+{
+    part *prev = last_part(parts);
+
+    if (can_strip && open.nbytes == 3 && open.bytes[2] == '~' && prev != NULL
+        && prev->kind == PART_LITERAL)
+        prev->ntext -= tfx_text_space_suffix((const unsigned char *)prev->text, prev->ntext);
+}
+
+/* The interpolation after a "${" [tmpl.interp]. */
+static void parse_interp_part(parser *p, vec *parts, tfx_token open, tfx_token_kind end,
+                              tfx_range start, bool *strip_next)
+{
+    part pt;
+    tfx_token close;
+
+    memset(&pt, 0, sizeof(pt));
+    tfx_p_push_newlines(p, false);
+    pt.expr = tfx_p_expression(p);
+    close = tfx_p_peek(p);
+    if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
+        if (!p->recovery) {
+            tfx_range ctx = tfx_range_between(start, close.range);
+
+            if (close.kind == TFX_TOK_EOF)
+                tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unclosed template interpolation sequence",
+                            &start, NULL, "The input ends before the closing brace of this interpolation.");
+            else if (close.kind == TFX_TOK_COLON)
+                tfx_p_error(p, TFX_CAT_TRAILING_INPUT, "Extra characters after interpolation expression",
+                            &close.range, &ctx,
+                            "A colon cannot follow an interpolated expression. If this is text for "
+                            "another language, escape the sequence as \"$${\".");
+            else if ((close.kind == TFX_TOK_CQUOTE || close.kind == TFX_TOK_OQUOTE)
+                     && end == TFX_TOK_CQUOTE)
+                tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unclosed template interpolation sequence",
+                            &start, NULL, "The quoted string ends before the closing brace of this interpolation.");
+            else
+                tfx_p_error(p, TFX_CAT_TRAILING_INPUT, "Extra characters after interpolation expression",
+                            &close.range, &ctx,
+                            "The interpolated expression is followed by more input before the closing "
+                            "brace. If this is text for another language, escape the sequence as \"$${\".");
+        }
+        tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
+    } else {
+        tfx_p_read(p);
+        if (close.nbytes == 2 && close.bytes[0] == '~')
+            *strip_next = true;
+    }
+    tfx_p_pop_newlines(p);
+    pt.kind = PART_INTERP;
+    pt.range = tfx_range_between(open.range, close.range);
+    push_part(p, parts, &pt);
+}
+
+/* A directive after a "%{": if, else, endif, for, endfor
+ * [tmpl.directive]. */
+static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_range start,
+                                 bool *strip_next)
+{
+    part pt;
+    tfx_token kw;
+    tfx_token close;
+
+    memset(&pt, 0, sizeof(pt));
+    tfx_p_push_newlines(p, false);
+    kw = tfx_p_peek(p);
+    if (kw.kind != TFX_TOK_IDENT) {
+        if (!p->recovery) {
+            tfx_range ctx = tfx_range_between(open.range, kw.range);
+
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid template directive", &kw.range, &ctx,
+                        "A %%{ sequence must begin with a directive keyword: if, else, endif, for or endfor.");
+        }
+        tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
+        tfx_p_pop_newlines(p);
+        return;
+    }
+    tfx_p_read(p);
+    if (tfx_p_is_keyword(kw, "if")) {
+        pt.kind = PART_IF;
+        pt.expr = tfx_p_expression(p);
+    } else if (tfx_p_is_keyword(kw, "else") || tfx_p_is_keyword(kw, "endif")
+               || tfx_p_is_keyword(kw, "endfor")) {
+        pt.kind = PART_END_CTRL;
+        pt.ctrl = kw.bytes[0] == 'l' ? CTRL_ELSE : kw.bytes[3] == 'i' ? CTRL_ENDIF : CTRL_ENDFOR;
+        if (tfx_p_is_keyword(kw, "else"))
+            pt.ctrl = CTRL_ELSE;
+    } else if (tfx_p_is_keyword(kw, "for")) {
+        tfx_token name = tfx_p_peek(p);
+        const char *why = NULL;
+
+        if (name.kind != TFX_TOK_IDENT) {
+            why = "The word for must be followed by a variable name.";
+        } else {
+            tfx_p_read(p);
+            pt.val_var = (const char *)name.bytes;
+            pt.nval_var = name.nbytes;
+            if (tfx_p_peek(p).kind == TFX_TOK_COMMA) {
+                pt.key_var = pt.val_var;
+                pt.nkey_var = pt.nval_var;
+                tfx_p_read(p);
+                name = tfx_p_peek(p);
+                if (name.kind != TFX_TOK_IDENT) {
+                    why = "The comma must be followed by the value's variable name.";
+                } else {
+                    tfx_p_read(p);
+                    pt.val_var = (const char *)name.bytes;
+                    pt.nval_var = name.nbytes;
+                }
+            }
+            if (why == NULL && !tfx_p_is_keyword(tfx_p_peek(p), "in"))
+                why = "The variable names must be followed by the word in.";
+        }
+        if (why != NULL) {
+            if (!p->recovery) {
+                tfx_range subj = tfx_p_peek(p).range;
+
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid 'for' directive", &subj, NULL,
+                            "%s", why);
+            }
+            tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
+            tfx_p_pop_newlines(p);
+            return;
+        }
+        tfx_p_read(p); /* "in" */
+        pt.kind = PART_FOR;
+        pt.expr = tfx_p_expression(p);
+    } else {
+        if (!p->recovery) {
+            tfx_range ctx = tfx_range_between(open.range, kw.range);
+
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid template control keyword",
+                        &kw.range, &ctx,
+                        "\"%.*s\" is not a directive; the directives are if, else, endif, for and endfor.",
+                        (int)kw.nbytes, (const char *)kw.bytes);
+        }
+        tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
+        tfx_p_pop_newlines(p);
+        return;
+    }
+    pt.range = tfx_range_between(open.range, tfx_p_peek(p).range);
+    push_part(p, parts, &pt);
+    close = tfx_p_peek(p);
+    if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
+        if (!p->recovery) {
+            char summary[64];
+            const char *s;
+            tfx_range ctx = tfx_range_between(start, close.range);
+
+            /* The summary names the keyword; keep it in the arena. */
+            snprintf(summary, sizeof(summary), "Extra characters in %.*s marker",
+                     (int)(kw.nbytes < 16 ? kw.nbytes : 16), (const char *)kw.bytes);
+            s = tfx_arena_strndup(p->arena, summary, strlen(summary));
+            tfx_p_error(p, TFX_CAT_TRAILING_INPUT, s != NULL ? s : "Extra characters in marker",
+                        &close.range, &ctx, "The directive is followed by more input before its closing brace.");
+        }
+        tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
+    } else {
+        tfx_p_read(p);
+        if (close.nbytes == 2 && close.bytes[0] == '~')
+            *strip_next = true;
+    }
+    tfx_p_pop_newlines(p);
+}
+
+/* Reads the parts of a template up to a token of kind `end`; the last
+ * part is always PART_END, with the range of the end token. */
+static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *whole)
+{
+    tfx_range start = tfx_p_peek(p).range;
+    tfx_range end_range;
+    bool strip_next = false;
+    bool last_was_literal = false;
+    part pt;
+
+    memset(&end_range, 0, sizeof(end_range));
+    for (;;) {
+        tfx_token next = tfx_p_read(p);
+        bool strip = strip_next;
+        bool can_strip = last_was_literal;
+
+        if (next.kind == end) {
+            end_range = next.range;
+            break;
+        }
+        strip_next = false;
+        last_was_literal = false;
+        if (next.kind == TFX_TOK_STRING_LIT || next.kind == TFX_TOK_QUOTED_LIT) {
+            memset(&pt, 0, sizeof(pt));
+            pt.kind = PART_LITERAL;
+            pt.range = next.range;
+            decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &pt.text, &pt.ntext);
+            if (strip) {
+                size_t lead = tfx_text_space_prefix((const unsigned char *)pt.text, pt.ntext);
+
+                pt.text += lead;
+                pt.ntext -= lead;
+            }
+            push_part(p, parts, &pt);
+            last_was_literal = true;
+        } else if (next.kind == TFX_TOK_TEMPLATE_INTERP) {
+            strip_previous(parts, next, can_strip);
+            parse_interp_part(p, parts, next, end, start, &strip_next);
+        } else if (next.kind == TFX_TOK_TEMPLATE_CONTROL) {
+            strip_previous(parts, next, can_strip);
+            parse_directive_part(p, parts, next, start, &strip_next);
+        } else {
+            tfx_token final;
+
+            if (!p->recovery) {
+                tfx_range ctx = tfx_range_between(start, next.range);
+
+                tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated template string", &next.range, &ctx,
+                            "The template has no closing marker.");
+            }
+            final = tfx_p_recover(p, end);
+            end_range = final.range;
+            break;
+        }
+    }
+    if (parts->n == 0) {
+        memset(&pt, 0, sizeof(pt));
+        pt.kind = PART_LITERAL;
+        pt.text = "";
+        pt.range = tfx_range_at(start.end);
+        push_part(p, parts, &pt);
+    }
+    memset(&pt, 0, sizeof(pt));
+    pt.kind = PART_END;
+    pt.range = end_range;
+    push_part(p, parts, &pt);
+    *whole = tfx_range_between(start, end_range);
+}
+
+/* ---------------------------------------------------------------------
+ * Pass 2: "<<-" indentation [tmpl.heredoc.flush]
+ * ------------------------------------------------------------------ */
+
+/* Removes from every line the indentation all its non-blank lines share.
+ * A line's indentation is the white space (in grapheme clusters) at the
+ * start of its first part when that part is literal; a line whose first
+ * part is an interpolation or directive has none.  A line that is only
+ * white space and its newline is blank: it neither counts nor changes. */
+static void flush_heredoc(vec *parts)
+{
+    part *items = parts->items;
+    size_t min = (size_t)-1;
+    bool line_start = true;
+    size_t i;
+
+    for (i = 0; i < parts->n; i++) {
+        part *pt = &items[i];
+
+        if (line_start) {
+            size_t spaces = 0;
+
+            line_start = false;
+            if (pt->kind == PART_LITERAL) {
+                const unsigned char *s = (const unsigned char *)pt->text;
+                size_t lead = tfx_text_space_prefix(s, pt->ntext);
+
+                if (lead == pt->ntext && pt->ntext > 0 && s[pt->ntext - 1] == '\n') {
+                    spaces = (size_t)-1;
+                } else {
+                    spaces = tfx_text_count_graphemes(s, lead);
+                    pt->indented = true;
+                }
+            } else if (pt->kind == PART_END) {
+                break;
+            }
+            if (spaces < min)
+                min = spaces;
+        }
+        if (pt->kind == PART_LITERAL && pt->ntext > 0 && pt->text[pt->ntext - 1] == '\n')
+            line_start = true;
+    }
+    for (i = 0; i < parts->n; i++) {
+        part *pt = &items[i];
+        size_t k;
+        size_t skip = 0;
+
+        if (pt->kind != PART_LITERAL || !pt->indented)
+            continue;
+        for (k = 0; k < min && skip < pt->ntext; k++)
+            skip += tfx_text_grapheme_len((const unsigned char *)pt->text + skip, pt->ntext - skip);
+        pt->text += skip;
+        pt->ntext -= skip;
+        pt->range.start.column += min;
+        pt->range.start.byte += skip;
+    }
+}
+
+/* ---------------------------------------------------------------------
+ * Pass 3: directive structure [tmpl.if] [tmpl.for]
+ * ------------------------------------------------------------------ */
+
+typedef struct {
+    part *items;
+    size_t n;
+    size_t pos;
+} cursor;
+
+static part *cur_peek(cursor *c)
+{
+    return &c->items[c->pos];
+}
+
+/* Reads a part; the end part is never passed. */
+static part *cur_read(cursor *c)
+{
+    part *pt = &c->items[c->pos];
+
+    if (pt->kind != PART_END)
+        c->pos++;
+    return pt;
+}
+
+static tfx_node *sequence_node(parser *p, cursor *c);
+
+static tfx_node *string_literal(parser *p, const char *text, size_t ntext, tfx_range range)
+{
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+
+    n->as.literal.kind = TFX_LIT_STRING;
+    n->as.literal.text = text;
+    n->as.literal.ntext = ntext;
+    return n;
+}
+
+/* A template node of the nodes in v, ranging from the first to the last. */
+static tfx_node *template_of(parser *p, vec *v)
+{
+    tfx_node **items = v->items;
+    size_t n = v->n;
+    tfx_node *t = tfx_p_node(p, TFX_NODE_TEMPLATE,
+                             tfx_range_between(items[0]->range, items[n - 1]->range));
+
+    t->as.template.parts = tfx_p_finish(p, v, sizeof(tfx_node *));
+    t->as.template.nparts = t->as.template.parts != NULL ? n : 0;
+    return t;
+}
+
+/* %{if} ... [%{else} ...] %{endif} becomes a conditional of two templates. */
+static tfx_node *parse_if(parser *p, cursor *c)
+{
+    part *open = cur_read(c);
+    vec then_parts = {0};
+    vec else_parts = {0};
+    vec *current = &then_parts;
+    tfx_range endif_range;
+    tfx_node *yes;
+    tfx_node *no;
+    tfx_node *n;
+    tfx_node *item;
+
+    for (;;) {
+        part *next = cur_peek(c);
+
+        if (next->kind == PART_END) {
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
+                        "The if directive at %zu:%zu has no matching endif.",
+                        open->range.start.line, open->range.start.column);
+            free(then_parts.items);
+            free(else_parts.items);
+            return tfx_p_placeholder(p, next->range);
+        }
+        if (next->kind == PART_END_CTRL) {
+            cur_read(c);
+            if (next->ctrl == CTRL_ELSE && current == &then_parts) {
+                current = &else_parts;
+                continue;
+            }
+            if (next->ctrl == CTRL_ENDIF) {
+                endif_range = next->range;
+                break;
+            }
+            if (next->ctrl == CTRL_ELSE)
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next->range,
+                            NULL, "The if directive at %zu:%zu already has an else.",
+                            open->range.start.line, open->range.start.column);
+            else
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endfor directive", &next->range,
+                            NULL, "An endif was expected, for the if directive at %zu:%zu.",
+                            open->range.start.line, open->range.start.column);
+            free(then_parts.items);
+            free(else_parts.items);
+            return tfx_p_placeholder(p, next->range);
+        }
+        item = sequence_node(p, c);
+        tfx_p_push(p, current, &item, sizeof(item));
+    }
+    if (then_parts.n == 0) {
+        item = string_literal(p, "", 0, tfx_range_at(open->range.end));
+        tfx_p_push(p, &then_parts, &item, sizeof(item));
+    }
+    if (else_parts.n == 0) {
+        item = string_literal(p, "", 0, tfx_range_at(endif_range.start));
+        tfx_p_push(p, &else_parts, &item, sizeof(item));
+    }
+    if (p->oom) {
+        free(then_parts.items);
+        free(else_parts.items);
+        return tfx_p_placeholder(p, open->range);
+    }
+    yes = template_of(p, &then_parts);
+    no = template_of(p, &else_parts);
+    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(open->range, endif_range));
+    n->as.conditional.cond = open->expr;
+    n->as.conditional.true_result = yes;
+    n->as.conditional.false_result = no;
+    n->as.conditional.directive = true;
+    return n;
+}
+
+/* %{for k, v in coll} ... %{endfor} becomes a tuple for expression whose
+ * elements are joined. */
+static tfx_node *parse_for(parser *p, cursor *c)
+{
+    part *open = cur_read(c);
+    vec body = {0};
+    tfx_range endfor_range;
+    tfx_node *content;
+    tfx_node *f;
+    tfx_node *n;
+    tfx_node *item;
+
+    for (;;) {
+        part *next = cur_peek(c);
+
+        if (next->kind == PART_END) {
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
+                        "The for directive at %zu:%zu has no matching endfor.",
+                        open->range.start.line, open->range.start.column);
+            free(body.items);
+            return tfx_p_placeholder(p, next->range);
+        }
+        if (next->kind == PART_END_CTRL) {
+            cur_read(c);
+            if (next->ctrl == CTRL_ENDFOR) {
+                endfor_range = next->range;
+                break;
+            }
+            if (next->ctrl == CTRL_ELSE)
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next->range,
+                            NULL, "A for directive has no else clause.");
+            else
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endif directive", &next->range,
+                            NULL, "An endfor was expected, for the for directive at %zu:%zu.",
+                            open->range.start.line, open->range.start.column);
+            free(body.items);
+            return tfx_p_placeholder(p, next->range);
+        }
+        item = sequence_node(p, c);
+        tfx_p_push(p, &body, &item, sizeof(item));
+    }
+    if (body.n == 0) {
+        item = string_literal(p, "", 0, tfx_range_at(open->range.end));
+        tfx_p_push(p, &body, &item, sizeof(item));
+    }
+    if (p->oom) {
+        free(body.items);
+        return tfx_p_placeholder(p, open->range);
+    }
+    content = template_of(p, &body);
+    f = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open->range, endfor_range));
+    f->as.for_expr.key_var = open->key_var;
+    f->as.for_expr.nkey_var = open->nkey_var;
+    f->as.for_expr.val_var = open->val_var;
+    f->as.for_expr.nval_var = open->nval_var;
+    f->as.for_expr.coll = open->expr;
+    f->as.for_expr.value = content;
+    f->as.for_expr.open_range = open->range;
+    f->as.for_expr.close_range = endfor_range;
+    n = tfx_p_node(p, TFX_NODE_TEMPLATE_JOIN, f->range);
+    n->as.join.tuple = f;
+    return n;
+}
+
+/* One element of a template: a literal, an interpolation's expression, or
+ * a whole if or for directive. */
+static tfx_node *sequence_node(parser *p, cursor *c)
+{
+    part *pt = cur_peek(c);
+    tfx_node *n;
+
+    switch (pt->kind) {
+    case PART_LITERAL:
+        cur_read(c);
+        return string_literal(p, pt->text, pt->ntext, pt->range);
+    case PART_INTERP:
+        cur_read(c);
+        return pt->expr;
+    case PART_IF:
+    case PART_FOR:
+        if (!tfx_p_enter(p)) {
+            /* Too deep: skip the directive's part and go on. */
+            cur_read(c);
+            return tfx_p_placeholder(p, pt->range);
+        }
+        n = pt->kind == PART_IF ? parse_if(p, c) : parse_for(p, c);
+        tfx_p_leave(p);
+        return n;
+    case PART_END_CTRL:
+        cur_read(c);
+        tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE,
+                    pt->ctrl == CTRL_ENDIF ? "Unexpected endif directive"
+                    : pt->ctrl == CTRL_ELSE ? "Unexpected else directive" : "Unexpected endfor directive",
+                    &pt->range, NULL, "This %s matches no open directive.", ctrl_name(pt->ctrl));
+        return tfx_p_placeholder(p, pt->range);
+    case PART_END:
+    default:
+        cur_read(c);
+        tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &pt->range, NULL,
+                    "The template's directives are not balanced.");
+        return tfx_p_placeholder(p, pt->range);
+    }
+}
+
+tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
+{
+    vec parts = {0};
+    vec nodes = {0};
+    tfx_range whole;
+    cursor c;
+    tfx_node *n;
+    bool passthru;
+
+    parse_parts(p, &parts, end, &whole);
+    if (p->oom || parts.n == 0) {
+        free(parts.items);
+        return tfx_p_placeholder(p, whole);
+    }
+    if (flush)
+        flush_heredoc(&parts);
+    /* [tmpl.unwrap] one interpolation and nothing else */
+    passthru = parts.n == 2 && ((part *)parts.items)[0].kind == PART_INTERP;
+    c.items = parts.items;
+    c.n = parts.n;
+    c.pos = 0;
+    while (cur_peek(&c)->kind != PART_END) {
+        tfx_node *item = sequence_node(p, &c);
+
+        tfx_p_push(p, &nodes, &item, sizeof(item));
+    }
+    free(parts.items);
+    if (p->oom) {
+        free(nodes.items);
+        return tfx_p_placeholder(p, whole);
+    }
+    if (passthru) {
+        n = tfx_p_node(p, TFX_NODE_TEMPLATE_WRAP, whole);
+        n->as.wrap.wrapped = ((tfx_node **)nodes.items)[0];
+        free(nodes.items);
+        return n;
+    }
+    {
+        size_t count = nodes.n;
+
+        n = tfx_p_node(p, TFX_NODE_TEMPLATE, whole);
+        n->as.template.parts = tfx_p_finish(p, &nodes, sizeof(tfx_node *));
+        n->as.template.nparts = n->as.template.parts != NULL ? count : 0;
+    }
+    return n;
+}

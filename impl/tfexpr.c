@@ -1,0 +1,238 @@
+/*
+ * tfexpr.c — the public interface (tfexpr.h) over the modules: sources,
+ * limits, dumps and diagnostic rendering.
+ */
+#include "tfexpr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "buf.h"
+#include "diag.h"
+#include "parse.h"
+#include "text.h"
+
+struct tfx_source {
+    tfx_arena *arena;
+    const char *filename;
+    const unsigned char *text;
+    size_t nbytes;
+    tfx_node *root;             /* NULL when the parse ran out of memory */
+    tfx_diagnostic *diags;      /* public copies of the diagnostics */
+    size_t ndiags;
+    int has_errors;
+};
+
+TFX_API void tfx_limits_init(tfx_limits *limits)
+{
+    limits->max_source_bytes = (size_t)16 << 20;
+    limits->max_depth = TFX_DEFAULT_MAX_DEPTH;
+    limits->max_memory_bytes = (size_t)1 << 30;
+}
+
+/* Copies the internal diagnostics into public ones. */
+static void publish_diags(tfx_source *src, const tfx_diags *d)
+{
+    size_t i;
+
+    src->has_errors = tfx_diags_has_errors(d);
+    src->diags = tfx_arena_alloc(src->arena, (d->n + 1) * sizeof(tfx_diagnostic));
+    if (src->diags == NULL)
+        return;
+    for (i = 0; i < d->n; i++) {
+        const tfx_diag *in = &d->items[i];
+        tfx_diagnostic *out = &src->diags[i];
+
+        out->severity = in->severity;
+        out->phase = in->phase;
+        out->category = tfx_category_id(in->category);
+        out->summary = in->summary;
+        out->detail = in->detail;
+        out->has_subject = in->has_subject;
+        out->subject = in->subject;
+        out->has_context = in->has_context;
+        out->context = in->context;
+    }
+    src->ndiags = d->n;
+}
+
+TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
+                                     tfx_mode mode, const tfx_limits *limits)
+{
+    tfx_limits defaults;
+    tfx_arena *arena;
+    tfx_source *src;
+    tfx_diags diags;
+
+    if (limits == NULL) {
+        tfx_limits_init(&defaults);
+        limits = &defaults;
+    }
+    arena = tfx_arena_new(limits->max_memory_bytes);
+    if (arena == NULL)
+        return NULL;
+    src = tfx_arena_alloc(arena, sizeof(*src));
+    if (src == NULL) {
+        tfx_arena_free(arena);
+        return NULL;
+    }
+    src->arena = arena;
+    if (filename == NULL)
+        filename = "case.hcl";
+    src->filename = tfx_arena_strndup(arena, filename, strlen(filename));
+    tfx_diags_init(&diags, arena);
+    if (nbytes > limits->max_source_bytes) {
+        tfx_range at = tfx_range_at((tfx_pos){0, 1, 1});
+
+        src->filename = src->filename != NULL ? src->filename : "case.hcl";
+        src->text = (const unsigned char *)"";
+        tfx_diags_add(&diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Input too large", &at, NULL,
+                      "The input is %zu bytes, more than the limit of %zu.", nbytes,
+                      limits->max_source_bytes);
+        publish_diags(src, &diags);
+        return src;
+    }
+    src->text = (const unsigned char *)tfx_arena_strndup(arena, text, nbytes);
+    src->nbytes = nbytes;
+    if (src->filename == NULL || src->text == NULL) {
+        /* The budget does not even hold the text. */
+        tfx_arena_free(arena);
+        return NULL;
+    }
+    src->root = tfx_parse(arena, src->text, nbytes,
+                          mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
+                          limits->max_depth, &diags);
+    publish_diags(src, &diags);
+    return src;
+}
+
+TFX_API void tfx_source_free(tfx_source *src)
+{
+    if (src != NULL)
+        tfx_arena_free(src->arena);
+}
+
+TFX_API int tfx_source_has_errors(const tfx_source *src)
+{
+    return src->has_errors || src->root == NULL;
+}
+
+TFX_API size_t tfx_source_diagnostic_count(const tfx_source *src)
+{
+    return src->diags != NULL ? src->ndiags : 0;
+}
+
+TFX_API const tfx_diagnostic *tfx_source_diagnostic(const tfx_source *src, size_t i)
+{
+    return i < tfx_source_diagnostic_count(src) ? &src->diags[i] : NULL;
+}
+
+TFX_API char *tfx_source_dump(const tfx_source *src, tfx_dump_format format)
+{
+    if (tfx_source_has_errors(src))
+        return NULL;
+    switch (format) {
+    case TFX_DUMP_SEXPR: return tfx_ast_sexpr(src->root, false);
+    case TFX_DUMP_SEXPR_RANGES: return tfx_ast_sexpr(src->root, true);
+    case TFX_DUMP_JSON: return tfx_ast_json(src->root);
+    case TFX_DUMP_SOURCE: return tfx_ast_print(src->root);
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * Rendering
+ * ------------------------------------------------------------------ */
+
+/* The start of the line holding byte offset `at`, and its length without
+ * the line ending. */
+static void line_around(const tfx_source *src, size_t at, size_t *start, size_t *len)
+{
+    size_t s = at > src->nbytes ? src->nbytes : at;
+    size_t e;
+
+    while (s > 0 && src->text[s - 1] != '\n')
+        s--;
+    e = s;
+    while (e < src->nbytes && src->text[e] != '\n')
+        e++;
+    if (e > s && src->text[e - 1] == '\r')
+        e--;
+    *start = s;
+    *len = e - s;
+}
+
+TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic *d)
+{
+    tfx_buf b = {0};
+
+    if (d->has_subject)
+        tfx_buf_printf(&b, "%s:%zu:%zu: ", src->filename, d->subject.start.line,
+                       d->subject.start.column);
+    else
+        tfx_buf_printf(&b, "%s: ", src->filename);
+    tfx_buf_printf(&b, "%s: %s [%s]\n", d->severity == TFX_SEV_ERROR ? "error" : "warning",
+                   d->summary, d->category);
+    if (d->has_subject && src->nbytes > 0) {
+        size_t ls;
+        size_t ll;
+        size_t i = 0;
+        size_t col = 1;
+        size_t end_col;
+        size_t w;
+        size_t carets;
+        char num[32];
+
+        line_around(src, d->subject.start.byte, &ls, &ll);
+        w = (size_t)snprintf(num, sizeof(num), "%zu", d->subject.start.line);
+        tfx_buf_printf(&b, " %s | ", num);
+        tfx_buf_put(&b, (const char *)src->text + ls, ll);
+        tfx_buf_printf(&b, "\n %*s | ", (int)w, "");
+        /* spaces (tabs where the line has tabs) up to the subject, then
+         * one caret per grapheme cluster of the subject on this line */
+        end_col = d->subject.end.line == d->subject.start.line ? d->subject.end.column : (size_t)-1;
+        for (; i < ll && col < d->subject.start.column; col++) {
+            tfx_buf_putc(&b, src->text[ls + i] == '\t' ? '\t' : ' ');
+            i += tfx_text_grapheme_len(src->text + ls + i, ll - i);
+        }
+        for (carets = 0; i < ll && col < end_col; col++, carets++) {
+            tfx_buf_putc(&b, '^');
+            i += tfx_text_grapheme_len(src->text + ls + i, ll - i);
+        }
+        if (carets == 0)
+            tfx_buf_putc(&b, '^');
+        tfx_buf_putc(&b, '\n');
+    }
+    if (d->detail != NULL && d->detail[0] != '\0')
+        tfx_buf_printf(&b, "%s\n", d->detail);
+    return tfx_buf_take(&b);
+}
+
+static void json_range(tfx_buf *b, const char *key, tfx_range r)
+{
+    tfx_buf_printf(b, ",\"%s\":{\"start\":{\"byte\":%zu,\"line\":%zu,\"column\":%zu},"
+                   "\"end\":{\"byte\":%zu,\"line\":%zu,\"column\":%zu}}", key,
+                   r.start.byte, r.start.line, r.start.column, r.end.byte, r.end.line, r.end.column);
+}
+
+TFX_API char *tfx_diagnostic_json(const tfx_diagnostic *d)
+{
+    tfx_buf b = {0};
+
+    tfx_buf_printf(&b, "{\"severity\":\"%s\",\"phase\":\"%s\",\"category\":\"%s\",\"summary\":\"",
+                   d->severity == TFX_SEV_ERROR ? "error" : "warning",
+                   d->phase == TFX_PHASE_PARSE ? "parse" : "eval", d->category);
+    tfx_buf_json_escape(&b, d->summary, strlen(d->summary));
+    tfx_buf_puts(&b, "\",\"detail\":\"");
+    if (d->detail != NULL)
+        tfx_buf_json_escape(&b, d->detail, strlen(d->detail));
+    tfx_buf_putc(&b, '"');
+    if (d->has_subject)
+        json_range(&b, "subject", d->subject);
+    if (d->has_context)
+        json_range(&b, "context", d->context);
+    tfx_buf_putc(&b, '}');
+    return tfx_buf_take(&b);
+}
