@@ -22,6 +22,13 @@ BIN      ?= bin
 SANFLAGS ?=
 
 SHELL := /bin/bash
+# V=1 shows the full commands.
+V ?= 0
+ifeq ($(V),0)
+Q := @
+else
+Q :=
+endif
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
@@ -88,33 +95,40 @@ $(DEPS_OK): tools/install-deps
 
 $(BUILD)/obj/impl/%.o: impl/%.c impl/*.h | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(LIB_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 $(BUILD)/libtfexpr.a: $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	@echo "  AR      $@"
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/libtfexpr.so: $(LIB_OBJ)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtfexpr.so.$(SOMAJOR) -o $@ $^ $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtfexpr.so.$(SOMAJOR) -o $@ $^ $(DEP_LIBS)
 
 $(BIN)/tfexpr: impl/main.c impl/tfexpr.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ impl/main.c $(BUILD)/libtfexpr.a $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ impl/main.c $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
 # ---------------------------------------------------------------------------
 # The conformance runner, its fake adapter, and the reference adapter
 
 $(BUILD)/obj/conformance/runner/%.o: conformance/runner/%.c conformance/runner/*.h | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BIN)/tfexpr-conformance: $(RUNNER_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(DEP_LIBS)
 
 $(BUILD)/fake-adapter: conformance/runner/test/fake-adapter.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(DEP_LIBS)
 
 # Go programs build offline in GOPATH mode against Debian's HCL 2.14.1 and
 # cty 1.12.1 (profile P14).
@@ -130,24 +144,28 @@ reference-test: | $(DEPS_OK)
 	@mkdir -p $(BUILD)/go-cache
 	cd conformance/adapters/go-hcl && $(GO_ENV) go vet . && $(GO_ENV) go test .
 
-# The lexer against upstream's scanner on random inputs (tools/lexdiff).
+# The lexer and parser against upstream's on random inputs (tools/lexdiff):
+# token streams, and parse diagnostics with their ranges.
 $(BUILD)/go-lexdump: $(wildcard tools/go-lexdump/*.go) | $(DEPS_OK)
 	@mkdir -p $(@D) $(BUILD)/go-cache
 	cd tools/go-lexdump && $(GO_ENV) go build -o $(abspath $@) .
 
 $(BUILD)/lexdump: impl/test/lexdump.c $(BUILD)/libtfexpr.a
-	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
-LEXDIFF_N ?= 20000
+LEXDIFF_N ?= 50000
 lexdiff: $(BUILD)/lexdump $(BUILD)/go-lexdump
-	$(PYTHON) tools/lexdiff --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump
+	$(PYTHON) tools/lexdiff --what tokens --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump
+	$(PYTHON) tools/lexdiff --what parse --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump
 
 # ---------------------------------------------------------------------------
 # Tests
 
 $(BUILD)/test/%: impl/test/%.c impl/test/check.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
 test: unit-test cli-test
 
@@ -202,6 +220,12 @@ lint-scan: | $(DEPS_OK)
 	  $(MAKE) --no-print-directory BUILD=build/scan BIN=build/scan/bin CC=clang \
 	  build/scan/libtfexpr.a build/scan/bin/tfexpr build/scan/bin/tfexpr-conformance \
 	  build/scan/fake-adapter
+
+# ---------------------------------------------------------------------------
+# Fuzzing and benchmarks have their own makefiles.
+
+-include fuzz/fuzz.mk
+-include tools/bench.mk
 
 # ---------------------------------------------------------------------------
 

@@ -5,10 +5,11 @@
  * One request line in, one answer line out.  The only module that includes
  * jansson so far (style: one module per third-party library).
  *
- * Until the parser and evaluator exist, every `run` request is answered
- * `unsupported`.  The `hello` answer declares the capabilities tfexpr is
- * built to have, so that every case reaches the adapter and the report
- * counts it as unsupported rather than hiding it as not applicable.
+ * Parse requests are answered with the diagnostics of tfx_source_parse.
+ * Until the evaluator exists, eval requests are answered `unsupported`.
+ * The `hello` answer declares the capabilities tfexpr is built to have, so
+ * that every case reaches the adapter and the report counts it as
+ * unsupported rather than hiding it as not applicable.
  */
 #include "tfexpr.h"
 
@@ -24,7 +25,7 @@ struct tfx_adapter {
 
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
-    "mode.expression", "mode.template", "unknown", "marks",
+    "mode.expression", "mode.template", "request.parse", "unknown", "marks",
     "ranges.column", "numeric.bigfloat512", "fn:*",
 };
 
@@ -93,23 +94,134 @@ static json_t *answer_hello(tfx_adapter *a)
     return answer;
 }
 
+/* Decodes standard base64 (padding optional) into a malloc'd buffer; NULL
+ * if the text is not base64. */
+static unsigned char *decode_base64(const char *text, size_t *n)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t len = strlen(text);
+    unsigned char *out = malloc(len / 4 * 3 + 3);
+    unsigned long acc = 0;
+    int bits = 0;
+    size_t i;
+
+    *n = 0;
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i < len && text[i] != '='; i++) {
+        const char *at = strchr(alphabet, text[i]);
+
+        if (at == NULL || text[i] == '\0') {
+            free(out);
+            return NULL;
+        }
+        acc = (acc << 6) | (unsigned long)(at - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[(*n)++] = (unsigned char)((acc >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+static json_t *range_json(const tfx_range *r)
+{
+    return json_pack("{s{sIsIsI}s{sIsIsI}}",
+                     "start", "byte", (json_int_t)r->start.byte, "line", (json_int_t)r->start.line,
+                     "column", (json_int_t)r->start.column,
+                     "end", "byte", (json_int_t)r->end.byte, "line", (json_int_t)r->end.line,
+                     "column", (json_int_t)r->end.column);
+}
+
+/* The protocol form of a diagnostic. */
+static json_t *diagnostic_json(const tfx_diagnostic *d)
+{
+    json_t *o = json_pack("{ssssssssss}",
+                          "severity", d->severity == TFX_SEV_ERROR ? "error" : "warning",
+                          "phase", d->phase == TFX_PHASE_PARSE ? "parse" : "eval",
+                          "category", d->category, "summary", d->summary,
+                          "detail", d->detail != NULL ? d->detail : "");
+
+    if (o != NULL && d->has_subject)
+        json_object_set_new(o, "subject", range_json(&d->subject));
+    if (o != NULL && d->has_context)
+        json_object_set_new(o, "context", range_json(&d->context));
+    return o;
+}
+
+/* A parse request: every diagnostic of parsing the case's input, an empty
+ * list when it parses cleanly. */
+static json_t *answer_parse(json_t *seq, json_t *c)
+{
+    const char *mode = json_string_value(json_object_get(c, "mode"));
+    const char *input = json_string_value(json_object_get(c, "input"));
+    const char *b64 = json_string_value(json_object_get(c, "input_base64"));
+    unsigned char *decoded = NULL;
+    size_t n;
+    tfx_source *src;
+    json_t *answer;
+    json_t *diags;
+    size_t i;
+
+    if (mode == NULL || (strcmp(mode, "expression") != 0 && strcmp(mode, "template") != 0))
+        return errored(seq, "the case has no \"mode\" of \"expression\" or \"template\"");
+    if ((input == NULL) == (b64 == NULL))
+        return errored(seq, "the case needs exactly one of \"input\" and \"input_base64\"");
+    if (b64 != NULL) {
+        decoded = decode_base64(b64, &n);
+        if (decoded == NULL)
+            return errored(seq, "\"input_base64\" is not base64");
+        input = (const char *)decoded;
+    } else {
+        n = json_string_length(json_object_get(c, "input"));
+    }
+    src = tfx_source_parse("case.hcl", input, n,
+                           strcmp(mode, "template") == 0 ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION,
+                           NULL);
+    free(decoded);
+    if (src == NULL)
+        return errored(seq, "out of memory");
+    answer = json_object();
+    diags = json_array();
+    if (answer == NULL || diags == NULL) {
+        json_decref(answer);
+        json_decref(diags);
+        tfx_source_free(src);
+        return NULL;
+    }
+    for (i = 0; i < tfx_source_diagnostic_count(src); i++)
+        json_array_append_new(diags, diagnostic_json(tfx_source_diagnostic(src, i)));
+    tfx_source_free(src);
+    json_object_set(answer, "seq", seq);
+    json_object_set_new(answer, "diagnostics", diags);
+    return answer;
+}
+
 static json_t *answer_run(json_t *request)
 {
     json_t *seq = json_object_get(request, "seq");
     json_t *c = json_object_get(request, "case");
+    const char *kind;
     json_t *answer;
 
     if (!json_is_integer(seq))
         return errored(NULL, "run request without an integer \"seq\"");
     if (!json_is_object(c))
         return errored(seq, "run request without a \"case\" object");
+    kind = json_string_value(json_object_get(c, "request"));
+    if (kind != NULL && strcmp(kind, "parse") == 0)
+        return answer_parse(seq, c);
     answer = json_object();
     if (answer == NULL)
         return NULL;
     json_object_set(answer, "seq", seq);
     json_object_set_new(answer, "unsupported", json_true());
     json_object_set_new(answer, "message",
-                        json_string("tfexpr has no parser or evaluator yet"));
+                        json_string(kind == NULL || strcmp(kind, "eval") == 0
+                                    ? "tfexpr has no evaluator yet"
+                                    : "tfexpr does not know this request"));
     return answer;
 }
 

@@ -56,6 +56,32 @@ static void test_run_is_unsupported(void)
     tfx_adapter_free(a);
 }
 
+static void test_parse_request(void)
+{
+    tfx_adapter *a = tfx_adapter_new();
+    int stop = -1;
+    json_t *ok = ask(a, "{\"cmd\":\"run\",\"seq\":1,\"case\":{\"request\":\"parse\","
+                        "\"mode\":\"expression\",\"input\":\"a.b[0]\"}}", &stop);
+    json_t *bad = ask(a, "{\"cmd\":\"run\",\"seq\":2,\"case\":{\"request\":\"parse\","
+                         "\"mode\":\"expression\",\"input_base64\":\"MSAr\"}}", &stop);
+    json_t *d = json_array_get(json_object_get(bad, "diagnostics"), 0);
+    json_t *subject = json_object_get(d, "subject");
+
+    /* "a.b[0]" parses: an empty list, not a missing one */
+    CHECK(json_is_array(json_object_get(ok, "diagnostics")));
+    CHECK(json_array_size(json_object_get(ok, "diagnostics")) == 0);
+    /* "1 +" (base64 "MSAr"): Missing expression at the end, 3..3 */
+    CHECK(json_array_size(json_object_get(bad, "diagnostics")) == 1);
+    CHECK_STR(json_string_value(json_object_get(d, "category")), "syntax.missing-token");
+    CHECK_STR(json_string_value(json_object_get(d, "phase")), "parse");
+    CHECK_STR(json_string_value(json_object_get(d, "summary")), "Missing expression");
+    CHECK(json_integer_value(json_object_get(json_object_get(subject, "start"), "byte")) == 3);
+    CHECK(json_integer_value(json_object_get(json_object_get(subject, "end"), "column")) == 4);
+    json_decref(ok);
+    json_decref(bad);
+    tfx_adapter_free(a);
+}
+
 static void test_bad_requests(void)
 {
     static const char *const bad[] = {
@@ -63,6 +89,9 @@ static void test_bad_requests(void)
         "{\"cmd\":\"run\"}", "{\"cmd\":\"run\",\"seq\":\"x\",\"case\":{}}",
         "{\"cmd\":\"run\",\"seq\":4}", "{\"cmd\":\"run\",\"seq\":5,\"case\":[]}",
         "{\"cmd\":\"hello\",\"cmd\":\"stop\"}",
+        "{\"cmd\":\"run\",\"seq\":6,\"case\":{\"request\":\"parse\",\"mode\":\"x\",\"input\":\"1\"}}",
+        "{\"cmd\":\"run\",\"seq\":7,\"case\":{\"request\":\"parse\",\"mode\":\"expression\"}}",
+        "{\"cmd\":\"run\",\"seq\":8,\"case\":{\"request\":\"parse\",\"mode\":\"expression\",\"input_base64\":\"!!\"}}",
     };
     tfx_adapter *a = tfx_adapter_new();
     size_t i;
@@ -117,6 +146,7 @@ int main(void)
 {
     test_hello();
     test_run_is_unsupported();
+    test_parse_request();
     test_bad_requests();
     test_stop();
     test_not_nul_terminated();

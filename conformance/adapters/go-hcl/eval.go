@@ -55,8 +55,12 @@ type diagJSON struct {
 // column 1, byte 0, then Value with the case's variables and the Terraform
 // function table.
 func runCase(c *caseRequest) runAnswer {
-	if c.Request != nil && *c.Request != "eval" {
-		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\")", *c.Request)}
+	request := "eval"
+	if c.Request != nil {
+		request = *c.Request
+	}
+	if request != "eval" && request != "parse" {
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\" and \"parse\")", request)}
 	}
 	if c.Mode == nil {
 		return runAnswer{Errored: true, Message: `the case has no "mode"`}
@@ -91,6 +95,12 @@ func runCase(c *caseRequest) runAnswer {
 	}
 
 	expr, parseDiags := parse(src, caseFilename, hcl.Pos{Line: 1, Column: 1, Byte: 0})
+	if request == "parse" {
+		// A parse request: every diagnostic of the parse, none when the
+		// input parses cleanly; nothing is evaluated.
+		diags := encodeDiagnostics([]diagJSON{}, parseDiags, "parse")
+		return runAnswer{Parsed: &diags}
+	}
 	if parseDiags.HasErrors() {
 		return runAnswer{Diagnostics: encodeDiagnostics(nil, parseDiags, "parse")}
 	}

@@ -142,6 +142,9 @@ type runAnswer struct {
 	Seq         json.RawMessage `json:"seq,omitempty"`
 	Value       *node           `json:"value,omitempty"`
 	Diagnostics []diagJSON      `json:"diagnostics,omitempty"`
+	// Parsed carries the diagnostics of a "parse" request, which are
+	// sent even when there are none (an empty list: the input parses).
+	Parsed *[]diagJSON `json:"-"`
 	Unsupported bool            `json:"unsupported,omitempty"`
 	Errored     bool            `json:"errored,omitempty"`
 	Message     string          `json:"message,omitempty"`
@@ -209,13 +212,15 @@ func runRequest(rawCase json.RawMessage) (ans runAnswer) {
 	return runCase(&c)
 }
 
-// capabilities lists what the hello answer declares: the modes, unknowns,
-// marks, grapheme columns, go-cty's 512-bit numbers, and fn:<name> for the
+// capabilities lists what the hello answer declares: the modes, the parse
+// request, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
+// fn:<name> for the
 // functions of functions.go that have Terraform's semantics under P14.
 func capabilities() []string {
 	caps := []string{
 		"mode.expression",
 		"mode.template",
+		"request.parse",
 		"unknown",
 		"marks",
 		"ranges.column",
@@ -225,4 +230,17 @@ func capabilities() []string {
 		caps = append(caps, "fn:"+name)
 	}
 	return caps
+}
+
+// MarshalJSON writes a parse answer with its diagnostics list even when
+// the list is empty (the input parses cleanly); other answers as they are.
+func (a runAnswer) MarshalJSON() ([]byte, error) {
+	type plain runAnswer
+	if a.Parsed == nil {
+		return json.Marshal(plain(a))
+	}
+	return json.Marshal(struct {
+		Seq         json.RawMessage `json:"seq,omitempty"`
+		Diagnostics []diagJSON      `json:"diagnostics"`
+	}{a.Seq, *a.Parsed})
 }
