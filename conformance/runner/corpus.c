@@ -1,0 +1,792 @@
+/*
+ * corpus.c — the suite's own files (categories.json, profiles.json), the
+ * case files (conformance/README.md, "Case files"), selection by filters,
+ * and whether a case applies to a profile and an adapter's capabilities.
+ *
+ * A case inherits every field it lacks from its file's "defaults" (no deep
+ * merge).  What the runner relies on is checked when loading, and a defect
+ * is an error naming the file and the case.
+ */
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* Suite files */
+
+static bool check_categories(json_t *j, const char *path)
+{
+    size_t i;
+    json_t *cat;
+    json_t *list = json_object_get(j, "categories");
+
+    if (!json_is_array(list)) {
+        rn_error("%s: \"categories\" must be an array", path);
+        return false;
+    }
+    json_array_foreach(list, i, cat) {
+        if (rn_json_str(cat, "id") == NULL ||
+            !rn_json_is_str_array(json_object_get(cat, "summaries"))) {
+            rn_error("%s: category %zu needs a string \"id\" and a \"summaries\" "
+                     "array of strings", path, i + 1);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool check_profiles(json_t *j, const char *path)
+{
+    size_t i;
+    json_t *p;
+    json_t *list = json_object_get(j, "profiles");
+    json_t *def = json_object_get(j, "default");
+
+    if (!json_is_array(list) || json_array_size(list) == 0) {
+        rn_error("%s: \"profiles\" must be a non-empty array", path);
+        return false;
+    }
+    json_array_foreach(list, i, p) {
+        if (rn_json_str(p, "id") == NULL) {
+            rn_error("%s: profile %zu needs a string \"id\"", path, i + 1);
+            return false;
+        }
+    }
+    if (def != NULL && !json_is_string(def)) {
+        rn_error("%s: \"default\" must be a string", path);
+        return false;
+    }
+    return true;
+}
+
+static json_t *load_suite_file(const char *dir, const char *name)
+{
+    char *path = rn_xasprintf("%s/%s", dir, name);
+    char *why = NULL;
+    json_t *j = rn_json_load_file(path, &why);
+
+    if (j == NULL) {
+        rn_error("%s", why);
+        free(why);
+    } else if (!json_is_object(j)) {
+        rn_error("%s: not a JSON object", path);
+        json_decref(j);
+        j = NULL;
+    }
+    free(path);
+    return j;
+}
+
+bool rn_suite_load(rn_suite *s, const char *dir)
+{
+    char *path;
+    bool ok;
+
+    s->dir = rn_xstrdup(dir);
+    s->categories = load_suite_file(dir, "categories.json");
+    if (s->categories == NULL)
+        return false;
+    path = rn_xasprintf("%s/categories.json", dir);
+    ok = check_categories(s->categories, path);
+    free(path);
+    if (!ok)
+        return false;
+    s->profiles = load_suite_file(dir, "profiles.json");
+    if (s->profiles == NULL)
+        return false;
+    path = rn_xasprintf("%s/profiles.json", dir);
+    ok = check_profiles(s->profiles, path);
+    free(path);
+    return ok;
+}
+
+const char *rn_suite_default_profile(rn_suite *s)
+{
+    const char *def = rn_json_str(s->profiles, "default");
+
+    if (def != NULL)
+        return def;
+    return rn_json_str(json_array_get(json_object_get(s->profiles, "profiles"), 0),
+                       "id");
+}
+
+bool rn_suite_has_profile(rn_suite *s, const char *profile)
+{
+    size_t i;
+    json_t *p;
+
+    json_array_foreach(json_object_get(s->profiles, "profiles"), i, p) {
+        if (strcmp(rn_json_str(p, "id"), profile) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finding case files */
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s);
+    size_t m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Adds the *.json files under `dir`, recursively, skipping hidden names. */
+static bool walk(const char *dir, rn_strlist *files)
+{
+    DIR *d = opendir(dir);
+    const struct dirent *ent;
+    bool ok = true;
+
+    if (d == NULL) {
+        rn_error("%s: cannot open directory: %s", dir, strerror(errno));
+        return false;
+    }
+    while (ok && (ent = readdir(d)) != NULL) {
+        char *path;
+        struct stat st;
+
+        if (ent->d_name[0] == '.')
+            continue;
+        path = rn_xasprintf("%s/%s", dir, ent->d_name);
+        if (stat(path, &st) != 0) {
+            rn_error("%s: %s", path, strerror(errno));
+            ok = false;
+        } else if (S_ISDIR(st.st_mode))
+            ok = walk(path, files);
+        else if (S_ISREG(st.st_mode) && has_suffix(path, ".json")) {
+            rn_strlist_add(files, path);
+            path = NULL;
+        }
+        free(path);
+    }
+    closedir(d);
+    return ok;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* `path` made absolute (against the working directory) and normalised
+ * lexically: no "." or ".." components, no repeated or trailing '/'.
+ * (realpath(3) is XSI, outside the POSIX base this builds against.) */
+static char *absolute_path(const char *path)
+{
+    rn_buf whole = {0};
+    rn_buf norm = {0};
+    char *p;
+
+    if (path[0] != '/') {
+        char cwd[4096];
+
+        if (getcwd(cwd, sizeof(cwd)) == NULL)
+            return NULL;
+        rn_buf_adds(&whole, cwd);
+        rn_buf_addc(&whole, '/');
+    }
+    rn_buf_adds(&whole, path);
+    p = whole.data;
+    while (*p != '\0') {
+        size_t n;
+
+        while (*p == '/')
+            p++;
+        n = strcspn(p, "/");
+        if (n == 0 || (n == 1 && p[0] == '.')) {
+            /* nothing */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            while (norm.nbytes > 0 && norm.data[norm.nbytes - 1] != '/')
+                norm.nbytes--;
+            if (norm.nbytes > 0) {
+                norm.nbytes--;
+                norm.data[norm.nbytes] = '\0';
+            }
+        } else {
+            rn_buf_addc(&norm, '/');
+            rn_buf_addn(&norm, p, n);
+        }
+        p += n;
+    }
+    rn_buf_free(&whole);
+    if (norm.nbytes == 0)
+        rn_buf_addc(&norm, '/');
+    return rn_buf_steal(&norm);
+}
+
+/* The path shown for a case file: relative to the suite dir when inside,
+ * as valid UTF-8 (reports are JSON and XML). */
+static char *display_path(const char *suite_abs, const char *path)
+{
+    char *abs = absolute_path(path);
+    const char *shown = path;
+    size_t n = suite_abs != NULL ? strlen(suite_abs) : 0;
+    char *clean;
+
+    if (abs != NULL && suite_abs != NULL && strncmp(abs, suite_abs, n) == 0 &&
+        abs[n] == '/')
+        shown = abs + n + 1;
+    clean = rn_utf8_clean(shown, strlen(shown));
+    free(abs);
+    return clean;
+}
+
+/* ------------------------------------------------------------------ */
+/* Checking a case */
+
+static bool is_case_id(const char *s)
+{
+    size_t i;
+
+    if (s == NULL || strlen(s) != 8)
+        return false;
+    for (i = 0; i < 8; i++) {
+        char c = s[i];
+
+        if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z')) || c == 'I' ||
+            c == 'L' || c == 'O' || c == 'U')
+            return false;
+    }
+    return true;
+}
+
+static bool is_case_name(const char *s)
+{
+    if (s == NULL || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+        return false;
+    for (; *s != '\0'; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+              strchr("_./-", *s) != NULL))
+            return false;
+    return true;
+}
+
+static bool is_base64(const char *s)
+{
+    size_t n = strlen(s);
+    size_t i = 0;
+
+    size_t npad;
+
+    while (i < n && s[i] != '=') {
+        char c = s[i++];
+
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              (c >= '0' && c <= '9') || c == '+' || c == '/'))
+            return false;
+    }
+    npad = strspn(s + i, "=");
+    return i + npad == n && npad <= 2;
+}
+
+static bool one_of(const char *s, const char *const *allowed)
+{
+    size_t i;
+
+    if (s == NULL)
+        return false;
+    for (i = 0; allowed[i] != NULL; i++)
+        if (strcmp(s, allowed[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A case's expectation; `parse` says the case is a parse request, which
+ * expects a list of diagnostics that may be empty. */
+static bool check_expect(json_t *expect, bool parse, char **why)
+{
+    const char *key;
+    json_t *item;
+    json_t *value = json_object_get(expect, "value");
+    json_t *diags = json_object_get(expect, "diagnostics");
+    char *sub = NULL;
+
+    if (!json_is_object(expect)) {
+        *why = rn_xstrdup("\"expect\" is required and must be an object");
+        return false;
+    }
+    json_object_foreach(expect, key, item) {
+        if (strcmp(key, "value") != 0 && strcmp(key, "diagnostics") != 0) {
+            *why = rn_xasprintf("unexpected member \"%s\" in \"expect\"", key);
+            return false;
+        }
+    }
+    if ((value == NULL) == (diags == NULL)) {
+        *why = rn_xstrdup("\"expect\" holds exactly one of \"value\" and "
+                          "\"diagnostics\"");
+        return false;
+    }
+    if (value != NULL && !rn_value_check(value, &sub)) {
+        *why = rn_xasprintf("expect.value: %s", sub);
+        free(sub);
+        return false;
+    }
+    if (diags != NULL && !rn_diags_check(diags, true, &sub)) {
+        *why = rn_xasprintf("expect.diagnostics: %s", sub);
+        free(sub);
+        return false;
+    }
+    if (parse && value != NULL) {
+        *why = rn_xstrdup("a parse case expects \"diagnostics\", not a \"value\"");
+        return false;
+    }
+    if (!parse && diags != NULL && json_array_size(diags) == 0) {
+        *why = rn_xstrdup("expected \"diagnostics\" must not be empty (only a parse case "
+                          "may expect none)");
+        return false;
+    }
+    return true;
+}
+
+static bool check_case(json_t *c, char **why)
+{
+    static const char *const modes[] = {"expression", "template", NULL};
+    static const char *const requests[] = {"eval", "parse", "refs", NULL};
+    static const char *const lists[] = {"profiles", "requires", "tags", "spec",
+                                        NULL};
+    json_t *input = json_object_get(c, "input");
+    json_t *input64 = json_object_get(c, "input_base64");
+    json_t *vars = json_object_get(c, "variables");
+    json_t *request = json_object_get(c, "request");
+    size_t i;
+
+    if (!is_case_id(rn_json_str(c, "id"))) {
+        *why = rn_xstrdup("\"id\" must be 8 characters of Crockford base32 "
+                          "([0-9A-HJKMNP-TV-Z]{8})");
+        return false;
+    }
+    if (!is_case_name(rn_json_str(c, "name"))) {
+        *why = rn_xstrdup("\"name\" must be a slug (lower case, digits, _ . / -)");
+        return false;
+    }
+    if (!one_of(rn_json_str(c, "mode"), modes)) {
+        *why = rn_xstrdup("\"mode\" must be \"expression\" or \"template\"");
+        return false;
+    }
+    if (request != NULL && !one_of(json_string_value(request), requests)) {
+        *why = rn_xstrdup("\"request\" must be \"eval\", \"parse\" or \"refs\"");
+        return false;
+    }
+    if ((input == NULL) == (input64 == NULL)) {
+        *why = rn_xstrdup("a case has exactly one of \"input\" and \"input_base64\"");
+        return false;
+    }
+    if (input != NULL && !json_is_string(input)) {
+        *why = rn_xstrdup("\"input\" must be a string");
+        return false;
+    }
+    if (input64 != NULL &&
+        (!json_is_string(input64) || !is_base64(json_string_value(input64)))) {
+        *why = rn_xstrdup("\"input_base64\" must be a base64 string");
+        return false;
+    }
+    if (vars != NULL) {
+        const char *key;
+        json_t *item;
+
+        if (!json_is_object(vars)) {
+            *why = rn_xstrdup("\"variables\" must be an object");
+            return false;
+        }
+        json_object_foreach(vars, key, item) {
+            char *sub = NULL;
+
+            if (!rn_value_check(item, &sub)) {
+                *why = rn_xasprintf("variables.%s: %s", key, sub);
+                free(sub);
+                return false;
+            }
+        }
+    }
+    for (i = 0; lists[i] != NULL; i++) {
+        if (!rn_json_is_str_array(json_object_get(c, lists[i]))) {
+            *why = rn_xasprintf("\"%s\" must be an array of strings", lists[i]);
+            return false;
+        }
+    }
+    return check_expect(json_object_get(c, "expect"),
+                        rn_json_str(c, "request") != NULL
+                        && strcmp(rn_json_str(c, "request"), "parse") == 0, why);
+}
+
+/* ------------------------------------------------------------------ */
+/* Loading case files */
+
+static void add_case(rn_suite *s, json_t *fields, const char *file)
+{
+    rn_case *c;
+
+    s->cases = rn_xrealloc(s->cases, (s->ncases + 1) * sizeof(*s->cases));
+    c = &s->cases[s->ncases++];
+    memset(c, 0, sizeof(*c));
+    c->fields = fields;
+    c->id = rn_json_str(fields, "id");
+    c->name = rn_json_str(fields, "name");
+    c->file = rn_xstrdup(file);
+}
+
+/* A name for case i of a file in messages: its id or name if it has one. */
+static char *case_label(json_t *c, size_t i)
+{
+    const char *id = rn_json_str(c, "id");
+    const char *name = rn_json_str(c, "name");
+
+    if (id != NULL && name != NULL)
+        return rn_xasprintf("case %zu (%s %s)", i + 1, id, name);
+    if (id != NULL || name != NULL)
+        return rn_xasprintf("case %zu (%s)", i + 1, id != NULL ? id : name);
+    return rn_xasprintf("case %zu", i + 1);
+}
+
+static bool load_case_file(rn_suite *s, const char *path, const char *shown)
+{
+    char *why = NULL;
+    json_t *j = rn_json_load_file(path, &why);
+    json_t *defaults;
+    json_t *cases;
+    json_t *item;
+    size_t i;
+    bool ok = true;
+
+    if (j == NULL) {
+        rn_error("%s", why);
+        free(why);
+        return false;
+    }
+    defaults = json_object_get(j, "defaults");
+    cases = json_object_get(j, "cases");
+    if (!json_is_object(j)) {
+        rn_error("%s: a case file must be a JSON object", path);
+        ok = false;
+    } else if (strcmp(rn_json_str(j, "format") != NULL ? rn_json_str(j, "format") : "",
+                      "tfexpr-cases/1") != 0) {
+        rn_error("%s: \"format\" must be \"tfexpr-cases/1\"", path);
+        ok = false;
+    } else if (defaults != NULL && !json_is_object(defaults)) {
+        rn_error("%s: \"defaults\" must be an object", path);
+        ok = false;
+    } else if (!json_is_array(cases)) {
+        rn_error("%s: \"cases\" must be an array", path);
+        ok = false;
+    }
+    if (!ok) {
+        json_decref(j);
+        return false;
+    }
+    json_array_foreach(cases, i, item) {
+        json_t *merged;
+        const char *key;
+        json_t *value;
+
+        if (!json_is_object(item)) {
+            rn_error("%s: case %zu is not an object", path, i + 1);
+            ok = false;
+            break;
+        }
+        merged = json_copy(item);
+        json_object_foreach(defaults, key, value) {
+            if (json_object_get(merged, key) == NULL)
+                json_object_set(merged, key, value);
+        }
+        if (!check_case(merged, &why)) {
+            char *label = case_label(merged, i);
+
+            rn_error("%s: %s: %s", path, label, why);
+            free(label);
+            free(why);
+            json_decref(merged);
+            ok = false;
+            break;
+        }
+        add_case(s, merged, shown);
+    }
+    json_decref(j);
+    return ok;
+}
+
+/* qsort_r is not POSIX: the comparators see the cases through this. */
+static const rn_case *sorting;
+
+static int compare_case_ids(const void *a, const void *b)
+{
+    return strcmp(sorting[*(const size_t *)a].id, sorting[*(const size_t *)b].id);
+}
+
+static int compare_case_names(const void *a, const void *b)
+{
+    return strcmp(sorting[*(const size_t *)a].name, sorting[*(const size_t *)b].name);
+}
+
+/* Sorts s->by_id and reports duplicate ids and names. */
+static bool index_cases(rn_suite *s)
+{
+    size_t *by_name;
+    size_t i;
+    bool ok = true;
+
+    s->by_id = rn_xcalloc(s->ncases, sizeof(size_t));
+    by_name = rn_xcalloc(s->ncases, sizeof(size_t));
+    for (i = 0; i < s->ncases; i++) {
+        s->by_id[i] = i;
+        by_name[i] = i;
+    }
+    sorting = s->cases;
+    qsort(s->by_id, s->ncases, sizeof(size_t), compare_case_ids);
+    qsort(by_name, s->ncases, sizeof(size_t), compare_case_names);
+    sorting = NULL;
+    for (i = 1; i < s->ncases; i++) {
+        const rn_case *a = &s->cases[s->by_id[i - 1]];
+        const rn_case *b = &s->cases[s->by_id[i]];
+
+        if (strcmp(a->id, b->id) == 0) {
+            rn_error("duplicate case id %s: %s (%s) and %s (%s)", a->id, a->name,
+                     a->file, b->name, b->file);
+            ok = false;
+        }
+        a = &s->cases[by_name[i - 1]];
+        b = &s->cases[by_name[i]];
+        if (strcmp(a->name, b->name) == 0) {
+            rn_error("duplicate case name %s: %s (%s) and %s (%s)", a->name, a->id,
+                     a->file, b->id, b->file);
+            ok = false;
+        }
+    }
+    free(by_name);
+    return ok;
+}
+
+/* Adds `path` if it is a file, or the case files under it. */
+static bool collect(const char *path, rn_strlist *files)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0) {
+        rn_error("%s: %s", path, strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode))
+        return walk(path, files);
+    rn_strlist_add(files, rn_xstrdup(path));
+    return true;
+}
+
+bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths)
+{
+    rn_strlist files = {0};
+    char *suite_abs = absolute_path(s->dir);
+    size_t i;
+    bool ok = true;
+
+    if (npaths == 0) {
+        char *dir = rn_xasprintf("%s/cases", s->dir);
+
+        ok = collect(dir, &files);
+        free(dir);
+    }
+    for (i = 0; i < npaths && ok; i++)
+        ok = collect(paths[i], &files);
+    if (ok && files.n > 0)
+        qsort(files.items, files.n, sizeof(*files.items), compare_strings);
+    for (i = 0; ok && i < files.n; i++) {
+        char *shown;
+
+        if (i > 0 && strcmp(files.items[i], files.items[i - 1]) == 0)
+            continue;
+        shown = display_path(suite_abs, files.items[i]);
+        ok = load_case_file(s, files.items[i], shown);
+        free(shown);
+    }
+    if (ok)
+        ok = index_cases(s);
+    rn_strlist_free(&files);
+    free(suite_abs);
+    return ok;
+}
+
+rn_case *rn_suite_find(rn_suite *s, const char *id)
+{
+    size_t lo = 0;
+    size_t hi = s->by_id != NULL ? s->ncases : 0;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        rn_case *c = &s->cases[s->by_id[mid]];
+        int cmp = strcmp(c->id, id);
+
+        if (cmp == 0)
+            return c;
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+void rn_suite_free(rn_suite *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->ncases; i++) {
+        json_decref(s->cases[i].fields);
+        free(s->cases[i].file);
+        rn_result_free(&s->cases[i].result);
+    }
+    free(s->cases);
+    free(s->by_id);
+    free(s->dir);
+    json_decref(s->categories);
+    json_decref(s->profiles);
+    memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------ */
+/* Selection */
+
+static const char *const filter_kinds[] = {"id:", "name:", "tag:", "rule:",
+                                           "file:", NULL};
+
+bool rn_filter_valid(const char *filter)
+{
+    size_t i;
+
+    if (strchr(filter, ':') == NULL)
+        return filter[0] != '\0';
+    for (i = 0; filter_kinds[i] != NULL; i++) {
+        size_t n = strlen(filter_kinds[i]);
+
+        if (strncmp(filter, filter_kinds[i], n) == 0)
+            return filter[n] != '\0';
+    }
+    return false;
+}
+
+static bool any_matches(json_t *list, const char *pattern)
+{
+    size_t i;
+    json_t *item;
+
+    json_array_foreach(list, i, item) {
+        const char *s = json_string_value(item);
+
+        if (s != NULL && fnmatch(pattern, s, 0) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool rn_filter_match(const char *filter, const rn_case *c)
+{
+    if (strncmp(filter, "id:", 3) == 0)
+        return fnmatch(filter + 3, c->id, 0) == 0;
+    if (strncmp(filter, "name:", 5) == 0)
+        return fnmatch(filter + 5, c->name, 0) == 0;
+    if (strncmp(filter, "tag:", 4) == 0)
+        return any_matches(json_object_get(c->fields, "tags"), filter + 4);
+    if (strncmp(filter, "rule:", 5) == 0)
+        return any_matches(json_object_get(c->fields, "spec"), filter + 5);
+    if (strncmp(filter, "file:", 5) == 0)
+        return fnmatch(filter + 5, c->file, 0) == 0;
+    return fnmatch(filter, c->name, 0) == 0;
+}
+
+/* Whether the adapter declares `cap`.  A declared capability ending in
+ * '*' covers every longer one with its prefix: "fn:*" covers fn:<name>
+ * (as tools/corpus has it). */
+static bool declares(json_t *capabilities, const char *cap)
+{
+    size_t i;
+    json_t *item;
+
+    json_array_foreach(capabilities, i, item) {
+        const char *c = json_string_value(item);
+        size_t n = json_string_length(item);
+
+        if (c == NULL)
+            continue;
+        if (strcmp(c, cap) == 0)
+            return true;
+        if (n > 0 && c[n - 1] == '*' && strlen(cap) >= n &&
+            strncmp(c, cap, n - 1) == 0)
+            return true;
+    }
+    return false;
+}
+
+char *rn_case_not_applicable(const rn_case *c, const char *profile,
+                             json_t *capabilities)
+{
+    json_t *profiles = json_object_get(c->fields, "profiles");
+    json_t *requires = json_object_get(c->fields, "requires");
+    rn_buf missing = {0};
+    size_t i;
+    size_t nmissing = 0;
+    json_t *item;
+
+    if (profiles != NULL && !rn_json_array_has_str(profiles, profile)) {
+        char *list = rn_json_compact(profiles);
+        char *why = rn_xasprintf("not applicable: profile %s is not among the "
+                                 "case's profiles %s", profile, list);
+
+        free(list);
+        return why;
+    }
+    json_array_foreach(requires, i, item) {
+        const char *cap = json_string_value(item);
+
+        if (!declares(capabilities, cap)) {
+            if (nmissing++ > 0)
+                rn_buf_adds(&missing, ", ");
+            rn_buf_adds(&missing, cap);
+        }
+    }
+    if (nmissing > 0) {
+        char *why = rn_xasprintf("not applicable: the adapter does not declare "
+                                 "capabilit%s %s", nmissing == 1 ? "y" : "ies",
+                                 missing.data);
+
+        rn_buf_free(&missing);
+        return why;
+    }
+    return NULL;
+}
+
+json_t *rn_case_expect(const rn_case *c)
+{
+    return json_object_get(c->fields, "expect");
+}
+
+json_t *rn_case_request(const rn_case *c)
+{
+    static const char *const fields[] = {"id", "name", "request", "mode", "input",
+                                         "input_base64", "variables", NULL};
+    json_t *request = json_object();
+    size_t i;
+
+    for (i = 0; fields[i] != NULL; i++) {
+        json_t *v = json_object_get(c->fields, fields[i]);
+
+        if (v != NULL)
+            json_object_set(request, fields[i], v);
+        else if (strcmp(fields[i], "request") == 0)
+            json_object_set_new(request, "request", json_string("eval"));
+    }
+    return request;
+}
+
+char *rn_case_area(const rn_case *c)
+{
+    const char *slash = strchr(c->name, '/');
+
+    return slash != NULL ? rn_xstrndup(c->name, (size_t)(slash - c->name))
+                         : rn_xstrdup(c->name);
+}

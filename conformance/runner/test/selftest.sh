@@ -1,0 +1,356 @@
+#!/bin/bash
+# selftest.sh RUNNER FAKE — the self-tests of the conformance runner
+# (make runner-test).
+#
+# Runs RUNNER (bin/tfexpr-conformance) over the self-test corpus in cases/
+# against FAKE (build/fake-adapter, fake-adapter.c), an adapter that
+# misbehaves on command, in several configurations, and checks outcomes,
+# failed levels, reports and exit statuses (check.py reads the JSON
+# reports).  Prints one line per check and ends with "N passed, N failed";
+# exits 0 only if every check passed.
+
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 RUNNER FAKE-ADAPTER" >&2
+    exit 2
+fi
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+RUNNER=$(abspath "$1")
+FAKE=$(abspath "$2")
+HERE=$(cd "$(dirname "$0")" && pwd)
+SUITE=$(cd "$HERE/../.." && pwd)          # conformance/
+CASES=$HERE/cases
+PY=/usr/bin/python3
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+npassed=0
+nfailed=0
+
+ok() { echo "ok - $*"; npassed=$((npassed + 1)); }
+notok() { echo "not ok - $*"; nfailed=$((nfailed + 1)); }
+
+# check DESCRIPTION COMMAND...: ok if COMMAND succeeds.
+check() {
+    local what=$1
+    shift
+    if "$@"; then ok "$what"; else notok "$what"; fi
+}
+
+# pycheck ARGS...: runs check.py, echoes and counts its lines.
+pycheck() {
+    local out line
+    out=$("$PY" "$HERE/check.py" "$@" 2>&1)
+    if [ $? -ne 0 ] || [ -z "$out" ]; then
+        notok "check.py $1 ran: $out"
+        return
+    fi
+    while IFS= read -r line; do
+        case $line in
+            "ok - "*) ok "${line#ok - }" ;;
+            *) notok "${line#not ok - }" ;;
+        esac
+    done <<<"$out"
+}
+
+# run NAME ARGS...: runs the runner on the test suite; stdout in
+# $TMP/NAME.out, stderr in $TMP/NAME.err, exit status in $TMP/NAME.rc.
+run() {
+    local name=$1
+    shift
+    "$RUNNER" --suite "$SUITE" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+    echo $? >"$TMP/$name.rc"
+}
+
+# status NAME WANT: the exit status of run NAME was WANT.
+status() {
+    local got
+    got=$(cat "$TMP/$1.rc")
+    if [ "$got" = "$2" ]; then ok "$1: exit status $2"
+    else notok "$1: exit status $2 (got $got; stderr: $(head -c 300 "$TMP/$1.err"))"; fi
+}
+
+# has NAME STREAM TEXT: run NAME's out or err contains TEXT.
+has() {
+    if grep -qF -- "$3" "$TMP/$1.$2"; then ok "$1: $2 says '$3'"
+    else notok "$1: $2 says '$3' (it says: $(head -c 300 "$TMP/$1.$2"))"; fi
+}
+
+q() { printf "'%s'" "$1"; }   # quotes a path for the adapter's shell
+
+FILES=("$CASES"/*.json)
+EXP=$HERE/expectations.json
+
+# ---------------------------------------------------------------------------
+# A: the whole self-test corpus, with the expectations file.  Every case
+# carries its wanted outcome and failed levels in its tags.
+
+run all --adapter "exec $(q "$FAKE") --log $(q "$TMP/all.log")" --timeout 1 \
+    --expectations "$EXP" --format json "$CASES"
+status all 1
+pycheck wants "$TMP/all.out" "${FILES[@]}"
+pycheck totals "$TMP/all.out"
+pycheck outcomes "$TMP/all.out" \
+    D0000001.summary=pass D0000002.summary=differs D0000006.position=fail \
+    D0000003.range=pass D0000003.position=pass D0000007.count=n/a \
+    V0000011.value=pass V0000011.marks=fail V0000008.value=pass \
+    V0000020.type=n/a P0000028^4096
+pycheck log "$TMP/all.log" \
+    'first={"cmd":"hello","protocol":1,"profile":"P14"}' 'last={"cmd":"stop"}' \
+    hellos\>=10 V0000001 P0000027 '!X0000003' '!A0000002' '!A0000003'
+has all err "no loaded case has the id ZZZZZZZZ"
+check "all: no progress line when stderr is not a terminal" \
+    bash -c "! grep -q $'\r' $(q "$TMP/all.err")"
+
+# Without exec, the adapter runs under /bin/sh, which reports a signal as
+# status 128+N.
+run shell --adapter "$(q "$FAKE")" --filter id:P0000003 --format json "$CASES"
+status shell 1
+pycheck outcomes "$TMP/shell.out" "P0000003=crashed" "P0000003~signal 9"
+
+# ---------------------------------------------------------------------------
+# B: fewer capabilities: requirements not declared mean skipped; without
+# ranges.column the position level is not checked.
+
+run caps --adapter "$(q "$FAKE") --caps mode.expression,unknown" --format json \
+    --filter 'file:*/applicability.json' --filter 'name:diags/position/*' \
+    --filter 'name:values/marks/*' "$CASES"
+status caps 0
+pycheck outcomes "$TMP/caps.out" A0000001=skipped A0000002=skipped A0000003=skipped \
+    A0000004=pass A0000005=skipped D0000006=pass D0000006.position=n/a \
+    V0000011=skipped V0000012=skipped V0000013=skipped \
+    "A0000001~fn:upper" "A0000005~marks"
+
+# C: another profile.
+run profile --adapter "$(q "$FAKE")" --profile PN --format json \
+    --filter 'file:*/applicability.json' "$CASES"
+status profile 0
+pycheck outcomes "$TMP/profile.out" A0000001=pass A0000002=skipped A0000003=pass \
+    A0000004=pass A0000005=pass
+
+# ---------------------------------------------------------------------------
+# D: the four report formats over the same cases.
+
+VD=("$CASES/values.json" "$CASES/diagnostics.json")
+run fmt-json --adapter "$(q "$FAKE")" --format json "${VD[@]}"
+read -r NCASES NPASS NFAIL < <("$PY" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["totals"]
+print(t["total"], t["pass"], t["fail"] + t["crashed"] + t["xpass"])' "$TMP/fmt-json.out" 2>/dev/null)
+check "fmt-json: parses, 40 cases" [ "${NCASES:-0}" = 40 ]
+run fmt-text --adapter "$(q "$FAKE")" "${VD[@]}"
+status fmt-text 1
+pycheck text "$TMP/fmt-text.out" "${NPASS:-0}" "${NFAIL:-0}" \
+    '["a", (unknown)] :: list(string)' \
+    'eval eval.invalid-index 4-7 (1:5-1:8) "Invalid index"' \
+    'eval eval.unsupported-attribute 4-7 (1:5-1:8) "Unsupported attribute"' \
+    '"s" (sensitive) :: string' 'failed levels: type' \
+    'value at [1]: expected (unknown), got "b"' \
+    'FAIL V0000002 values/number/negative-zero (runner/test/cases/values.json)' \
+    '    value {"type":"number","v":"-0"}'
+run fmt-junit --adapter "$(q "$FAKE")" --format junit "${VD[@]}"
+status fmt-junit 1
+pycheck junit "$TMP/fmt-junit.out" 40 "${NFAIL:-0}" 0
+run fmt-tap --adapter "$(q "$FAKE")" --format tap "${VD[@]}"
+status fmt-tap 1
+pycheck tap "$TMP/fmt-tap.out" 40 "${NFAIL:-0}"
+
+# The same with crashes, stderr tails and skips in them.
+run prot-junit --adapter "exec $(q "$FAKE")" --timeout 1 --format junit \
+    --expectations "$EXP" "$CASES/protocol.json" "$CASES/expectations.json"
+pycheck junit "$TMP/prot-junit.out" 33 3 15
+run prot-tap --adapter "exec $(q "$FAKE")" --timeout 1 --format tap \
+    --expectations "$EXP" "$CASES/protocol.json" "$CASES/expectations.json"
+pycheck tap "$TMP/prot-tap.out" 33 18
+
+# --max-failures and --output
+run maxfail --adapter "$(q "$FAKE")" --max-failures 2 --output "$TMP/maxfail.txt" \
+    "${VD[@]}"
+status maxfail 1
+check "maxfail: nothing on stdout with --output" [ ! -s "$TMP/maxfail.out" ]
+check "maxfail: two cases detailed" \
+    [ "$(grep -c '^FAIL ' "$TMP/maxfail.txt")" = 2 ]
+check "maxfail: the rest counted" grep -q "^\.\.\. and $((${NFAIL:-0} - 2)) more failing cases" \
+    "$TMP/maxfail.txt"
+
+# ---------------------------------------------------------------------------
+# E: exit statuses.
+
+run pass-only --adapter "$(q "$FAKE")" --filter id:V0000001 "$CASES"
+status pass-only 0
+has pass-only out "1 passed, 0 failed"
+run unsupported --adapter "$(q "$FAKE")" --filter id:P0000015 "$CASES"
+status unsupported 0
+run unsupported-fails --adapter "$(q "$FAKE")" --filter id:P0000015 \
+    --fail-on-unsupported "$CASES"
+status unsupported-fails 1
+has unsupported-fails out "0 passed, 1 failed"
+
+run no-adapter "$CASES"
+status no-adapter 2
+has no-adapter err "--adapter is required"
+run bad-option --adapter "$(q "$FAKE")" --frobnicate "$CASES"
+status bad-option 2
+run bad-format --adapter "$(q "$FAKE")" --format xml "$CASES"
+status bad-format 2
+run bad-filter --adapter "$(q "$FAKE")" --filter bogus:x "$CASES"
+status bad-filter 2
+run bad-timeout --adapter "$(q "$FAKE")" --timeout 0 "$CASES"
+status bad-timeout 2
+run bad-profile --adapter "$(q "$FAKE")" --profile P99 "$CASES"
+status bad-profile 2
+has bad-profile err "unknown profile 'P99'"
+run no-path --adapter "$(q "$FAKE")" "$TMP/nonexistent"
+status no-path 2
+"$RUNNER" --suite "$TMP/nonexistent" --list >"$TMP/no-suite.out" 2>"$TMP/no-suite.err"
+echo $? >"$TMP/no-suite.rc"
+status no-suite 2
+run bad-output --adapter "$(q "$FAKE")" --output "$TMP/nonexistent/report" "$CASES"
+status bad-output 2
+run help --help
+status help 0
+has help out "--adapter CMD"
+run version --version
+status version 0
+has version out "tfexpr-conformance "
+
+# Malformed case files: exit 2, naming the file and the case.
+run bad-syntax --list "$HERE/bad/syntax.json"
+status bad-syntax 2
+has bad-syntax err "bad/syntax.json:"
+run bad-mode --list "$HERE/bad/missing-mode.json"
+status bad-mode 2
+has bad-mode err "missing-mode.json: case 2 (B0000002 bad/no-mode): \"mode\""
+run bad-value --list "$HERE/bad/bad-value.json"
+status bad-value 2
+has bad-value err "bad-value.json: case 1 (B0000003 bad/number-payload): expect.value: at .v[0]"
+run bad-fileformat --list "$HERE/bad/bad-format.json"
+status bad-fileformat 2
+has bad-fileformat err "bad-format.json: \"format\" must be \"tfexpr-cases/1\""
+run bad-id --list "$HERE/bad/bad-id.json"
+status bad-id 2
+has bad-id err "bad-id.json: case 1"
+run bad-dup --list "$HERE/bad/dup-a.json" "$HERE/bad/dup-b.json"
+status bad-dup 2
+has bad-dup err "duplicate case id B0000004"
+
+# A malformed expectations file.
+printf '{"format": "tfexpr-expectations/1", "implementation": "x",
+ "entries": {"V0000001": {"status": "maybe", "reason": "?"}}}\n' >"$TMP/bad-exp.json"
+run bad-exp --adapter "$(q "$FAKE")" --expectations "$TMP/bad-exp.json" "$CASES"
+status bad-exp 2
+has bad-exp err "entry V0000001: \"status\" must be \"fail\" or \"skip\""
+
+# Adapters that fail at hello.
+run no-hello --adapter "$(q "$FAKE") --no-hello" "$CASES"
+status no-hello 2
+has no-hello err "not saying hello"
+run bad-hello --adapter "$(q "$FAKE") --bad-hello" "$CASES"
+status bad-hello 2
+has bad-hello err "\"protocol\": 1"
+run no-program --adapter "$(q "$TMP/nonexistent-adapter")" "$CASES"
+status no-program 2
+
+# ---------------------------------------------------------------------------
+# F: selection.
+
+list() {
+    local name=$1
+    shift
+    run "$name" --list "$@" "$CASES"
+    status "$name" 0
+}
+list f-id --filter id:V0000001
+pycheck list "$TMP/f-id.out" V0000001
+list f-idglob --filter 'id:V000000?'
+pycheck list "$TMP/f-idglob.out" V0000001 V0000002 V0000003 V0000004 V0000005 \
+    V0000006 V0000007 V0000008 V0000009
+list f-name --filter 'name:values/number/*'
+pycheck list "$TMP/f-name.out" V0000001 V0000002 V0000003 V0000004 V0000005 V0000006
+list f-tag --filter tag:summary-differs
+pycheck list "$TMP/f-tag.out" D0000002
+list f-rule --filter rule:runner.number
+pycheck list "$TMP/f-rule.out" V0000001 V0000002
+list f-ruleglob --filter 'rule:runner.*'
+pycheck list "$TMP/f-ruleglob.out" V0000001 V0000002 X0000001 X0000002 X0000003 X0000004
+list f-file --filter 'file:runner/test/cases/diag*'
+pycheck list "$TMP/f-file.out" D0000001 D0000002 D0000003 D0000004 D0000005 D0000006 \
+    D0000007 D0000008 D0000009 D0000010 D0000011 D0000012 D0000013
+list f-bare --filter 'protocol/crash/*'
+pycheck list "$TMP/f-bare.out" P0000001 P0000002 P0000003 P0000028
+list f-or --filter id:V0000001 --filter id:D0000001
+pycheck list "$TMP/f-or.out" V0000001 D0000001
+
+# The default cases directory: SUITE/cases, recursively, paths shown
+# relative to the suite.
+mkdir -p "$TMP/suite/cases/sub"
+cp "$SUITE/categories.json" "$SUITE/profiles.json" "$TMP/suite/"
+cp "$CASES/values.json" "$TMP/suite/cases/"
+cp "$CASES/diagnostics.json" "$TMP/suite/cases/sub/"
+"$RUNNER" --suite "$TMP/suite" --list >"$TMP/default.out" 2>"$TMP/default.err"
+echo $? >"$TMP/default.rc"
+status default 0
+check "default: all 40 cases of SUITE/cases found" [ "$(wc -l <"$TMP/default.out")" = 40 ]
+has default out "cases/sub/diagnostics.json"
+
+# ---------------------------------------------------------------------------
+# G: writing an expectations file, and running with it.
+
+run update --adapter "$(q "$FAKE")" --expectations "$EXP" \
+    --update-expectations "$TMP/updated.json" --format json "$CASES/expectations.json"
+status update 1
+pycheck expfile "$TMP/updated.json" "X0000001:fail~known: the fake answers 2" \
+    '!X0000002' "X0000003:skip~would crash the adapter" \
+    "X0000004:fail~crashes, a known failure" "X0000005:fail~fails at value" \
+    "ZZZZZZZZ:fail~no case has this id"
+run updated --adapter "$(q "$FAKE")" --expectations "$TMP/updated.json" --format json \
+    "$CASES/expectations.json"
+status updated 0
+pycheck outcomes "$TMP/updated.out" X0000001=xfail X0000002=pass X0000003=skipped \
+    X0000004=xfail X0000005=xfail
+run fresh --adapter "$(q "$FAKE")" --update-expectations "$TMP/fresh.json" \
+    --format json "$CASES/expectations.json"
+pycheck expfile "$TMP/fresh.json" "X0000003:fail~crashed: crash: the adapter" \
+    '!X0000002'
+
+# ---------------------------------------------------------------------------
+# H: process handling.
+
+# An adapter that ignores stop is killed after 2 s.
+start=$(date +%s%N)
+run ignore-stop --adapter "$(q "$FAKE") --ignore-stop" --filter id:V0000001 "$CASES"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+status ignore-stop 0
+check "ignore-stop: killed after about 2 s (took ${elapsed_ms} ms)" \
+    [ "$elapsed_ms" -ge 1900 -a "$elapsed_ms" -lt 6000 ]
+
+# An adapter that cannot be restarted: the next case is crashed, and the
+# run goes on.
+run restart --adapter "if [ -e $(q "$TMP/started") ]; then exec $(q "$FAKE") --no-hello; \
+else touch $(q "$TMP/started"); exec $(q "$FAKE"); fi" --format json \
+    --filter id:P0000001 --filter id:P0000002 --filter id:V0000001 "$CASES"
+status restart 1
+pycheck outcomes "$TMP/restart.out" P0000001=crashed P0000002=crashed \
+    "P0000002~could not be restarted" V0000001=crashed
+
+# The progress line: only when stderr is a terminal (script(1) gives it
+# one), and never with --quiet.
+if command -v script >/dev/null 2>&1; then
+    script -qec "$(q "$RUNNER") --suite $(q "$SUITE") --adapter $(q "$FAKE") \
+--filter 'values/number/*' $(q "$CASES") >/dev/null" /dev/null >"$TMP/tty.err" 2>&1
+    check "tty: a progress line on a terminal" grep -qF $'\r[6/6] pass 3 fail 3' "$TMP/tty.err"
+    script -qec "$(q "$RUNNER") --suite $(q "$SUITE") --adapter $(q "$FAKE") --quiet \
+--filter 'values/number/*' $(q "$CASES") >/dev/null" /dev/null >"$TMP/quiet.err" 2>&1
+    check "tty: no progress line with --quiet" bash -c "! grep -qF '[6/6]' $(q "$TMP/quiet.err")"
+fi
+
+# ---------------------------------------------------------------------------
+# Nothing the runner said on stderr anywhere came from a sanitizer (for
+# builds with -fsanitize=address,undefined).
+
+check "no sanitizer report on any stderr" \
+    bash -c "! grep -lE 'Sanitizer|runtime error:' $(q "$TMP")/*.err"
+
+echo "$npassed passed, $nfailed failed"
+[ "$nfailed" -eq 0 ]
