@@ -94,8 +94,22 @@ static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
     start.column = lx->pos.column + (start.byte - lx->pos.byte);
     end = start;
     while (i < te) {
-        size_t len = tfx_text_grapheme_len(lx->src + i, te - i);
+        size_t len;
 
+        /* ASCII followed by ASCII is a cluster of one byte (but CR LF is
+         * one cluster); anything else asks the segmenter. */
+        if (lx->src[i] < 0x80 && (i + 1 == te || (lx->src[i + 1] < 0x80
+                                                  && !(lx->src[i] == '\r' && lx->src[i + 1] == '\n')))) {
+            if (lx->src[i] == '\n') {
+                end.line++;
+                end.column = 1;
+            } else {
+                end.column++;
+            }
+            i++;
+            continue;
+        }
+        len = tfx_text_grapheme_len(lx->src + i, te - i);
         if ((len == 1 && lx->src[i] == '\n')
             || (len == 2 && lx->src[i] == '\r' && lx->src[i + 1] == '\n')) {
             end.line++;
@@ -412,10 +426,13 @@ static const struct {
     {"=>", TFX_TOK_FAT_ARROW},
 };
 
-/* The expression state [lex.main]. */
+/* The expression state [lex.main].  Rules whose first byte cannot match
+ * are not tried (an ASCII byte that is not a letter or '_' starts no
+ * identifier; only a digit starts a number; and so on). */
 static match scan_main(const unsigned char *s, size_t n)
 {
     match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    unsigned char c = s[0];
     size_t i;
     size_t len;
     tfx_token_kind self;
@@ -423,28 +440,38 @@ static match scan_main(const unsigned char *s, size_t n)
     for (len = 0; len < n && (s[len] == ' ' || s[len] == '\t'); len++)
         ;
     offer(&best, ACT_SKIP, TFX_TOK_INVALID, len);
-    offer(&best, ACT_TOKEN, TFX_TOK_NUMBER_LIT, match_number(s, n));
-    offer(&best, ACT_TOKEN, TFX_TOK_IDENT, match_ident(s, n));
-    offer(&best, ACT_TOKEN, TFX_TOK_COMMENT, match_comment(s, n));
-    offer(&best, ACT_TOKEN, TFX_TOK_NEWLINE, match_newline(s, n));
-    for (i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
-        len = strlen(operators[i].text);
-        if (n >= len && memcmp(s, operators[i].text, len) == 0)
-            offer(&best, ACT_TOKEN, operators[i].kind, len);
+    if (is_digit(c))
+        offer(&best, ACT_TOKEN, TFX_TOK_NUMBER_LIT, match_number(s, n));
+    if (c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+        offer(&best, ACT_TOKEN, TFX_TOK_IDENT, match_ident(s, n));
+    if (c == '#' || c == '/')
+        offer(&best, ACT_TOKEN, TFX_TOK_COMMENT, match_comment(s, n));
+    if (c == '\n' || c == '\r')
+        offer(&best, ACT_TOKEN, TFX_TOK_NEWLINE, match_newline(s, n));
+    if (n >= 2 && strchr("=!<>&|.", c) != NULL && c != '\0') {
+        for (i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
+            const char *op = operators[i].text;
+
+            len = op[2] == '\0' ? 2 : 3;
+            if (n >= len && s[0] == (unsigned char)op[0] && s[1] == (unsigned char)op[1]
+                && (len == 2 || s[2] == (unsigned char)op[2]))
+                offer(&best, ACT_TOKEN, operators[i].kind, len);
+        }
     }
-    self = self_token(s[0]);
+    self = self_token(c);
     if (self != TFX_TOK_COUNT)
         offer(&best, ACT_TOKEN, self, 1);
-    if (s[0] == '{')
+    if (c == '{')
         offer(&best, ACT_OPEN_BRACE, TFX_TOK_OBRACE, 1);
-    if (s[0] == '}')
+    if (c == '}')
         offer(&best, ACT_CLOSE_BRACE, TFX_TOK_CBRACE, 1);
-    if (n >= 2 && s[0] == '~' && s[1] == '}')
+    if (n >= 2 && c == '~' && s[1] == '}')
         offer(&best, ACT_CLOSE_STRIP, TFX_TOK_TEMPLATE_SEQ_END, 2);
-    if (s[0] == '"')
+    if (c == '"')
         offer(&best, ACT_OPEN_STRING, TFX_TOK_OQUOTE, 1);
-    offer(&best, ACT_OPEN_HEREDOC, TFX_TOK_OHEREDOC, match_heredoc_open(s, n));
-    if (s[0] >= 0x80)
+    if (c == '<')
+        offer(&best, ACT_OPEN_HEREDOC, TFX_TOK_OHEREDOC, match_heredoc_open(s, n));
+    if (c >= 0x80)
         offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
     offer(&best, ACT_TOKEN, TFX_TOK_INVALID, any_utf8(s, n));
     return best;
@@ -734,18 +761,12 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     }
     emit(&lx, TFX_TOK_EOF, lx.n, lx.n);
 
-    ok = !lx.failed;
-    out->items = NULL;
-    out->n = 0;
-    if (ok) {
-        out->items = tfx_arena_alloc(arena, lx.tokens.n * sizeof(tfx_token));
-        ok = out->items != NULL;
-        if (ok) {
-            memcpy(out->items, lx.tokens.items, lx.tokens.n * sizeof(tfx_token));
-            out->n = lx.tokens.n;
-        }
-    }
-    free(lx.tokens.items);
+    /* The token array stays in malloc'd memory; the arena frees it. */
+    ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);
+    out->items = ok ? lx.tokens.items : NULL;
+    out->n = ok ? lx.tokens.n : 0;
+    if (!ok)
+        free(lx.tokens.items);
     free(lx.states.items);
     free(lx.ret_braces.items);
     free(lx.heredocs.items);

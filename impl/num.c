@@ -57,17 +57,23 @@ bool tfx_num_literal_ok(const char *text, size_t n)
             free(digits);
             return false;
         }
+        /* accumulate as a negative number: -2^63 fits, 2^63 does not */
         for (; i < n; i++) {
             int d = text[i] - '0';
 
-            if (d < 0 || d > 9 || exp > (INT64_MAX - d) / 10) {
+            if (d < 0 || d > 9 || exp < (INT64_MIN + d) / 10) {
                 free(digits);
                 return false;
             }
-            exp = exp * 10 + d;
+            exp = exp * 10 - d;
         }
-        if (neg)
+        if (!neg) {
+            if (exp == INT64_MIN) {
+                free(digits);
+                return false;
+            }
             exp = -exp;
+        }
     }
     if (!nonzero) {
         free(digits);

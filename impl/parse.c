@@ -107,66 +107,84 @@ void *tfx_p_finish(parser *p, vec *v, size_t size)
 
 static bool including_newlines(const parser *p)
 {
-    return p->newlines.n == 0 || ((const bool *)p->newlines.items)[p->newlines.n - 1];
+    return p->nl;
 }
 
 void tfx_p_push_newlines(parser *p, bool include)
 {
     tfx_p_push(p, &p->newlines, &include, sizeof(include));
+    p->nl = include;
 }
 
 void tfx_p_pop_newlines(parser *p)
 {
     if (p->newlines.n > 0)
         p->newlines.n--;
+    p->nl = p->newlines.n == 0 || ((const bool *)p->newlines.items)[p->newlines.n - 1];
 }
 
 /* The next significant token and the index after it.  Comments are
  * skipped; where newlines are seen, a comment that ends with one stands
  * for a newline token with the comment's range. */
-static tfx_token next_token(const parser *p, size_t *after)
+static const tfx_token *next_token(parser *p, size_t *after)
 {
+    bool nl = including_newlines(p);
     size_t i;
 
+    if (p->cache_valid && p->cache_next == p->next && p->cache_newlines == nl) {
+        *after = p->cache_after;
+        return &p->cache_tok;
+    }
     for (i = p->next; i < p->ntoks; i++) {
         tfx_token t = p->toks[i];
 
         if (t.kind == TFX_TOK_COMMENT) {
-            if (including_newlines(p) && t.nbytes > 0 && t.bytes[t.nbytes - 1] == '\n') {
+            if (nl && t.nbytes > 0 && t.bytes[t.nbytes - 1] == '\n') {
                 t.kind = TFX_TOK_NEWLINE;
                 t.bytes += t.nbytes - 1;
                 t.nbytes = 1;
                 *after = i + 1;
-                return t;
+                break;
             }
             continue;
         }
-        if (t.kind == TFX_TOK_NEWLINE && !including_newlines(p))
+        if (t.kind == TFX_TOK_NEWLINE && !nl)
             continue;
         *after = i + 1;
-        return t;
+        break;
     }
-    *after = p->ntoks;
-    return p->toks[p->ntoks - 1];
+    if (i == p->ntoks)
+        *after = p->ntoks;
+    p->cache_tok = i < p->ntoks ? p->toks[i] : p->toks[p->ntoks - 1];
+    if (i < p->ntoks && p->toks[i].kind == TFX_TOK_COMMENT) {
+        p->cache_tok.kind = TFX_TOK_NEWLINE;
+        p->cache_tok.bytes += p->cache_tok.nbytes - 1;
+        p->cache_tok.nbytes = 1;
+    }
+    p->cache_valid = true;
+    p->cache_next = p->next;
+    p->cache_newlines = nl;
+    p->cache_after = *after;
+    return &p->cache_tok;
 }
 
-tfx_token tfx_p_peek(const parser *p)
+tfx_token tfx_p_peek(parser *p)
 {
     size_t after;
 
-    return next_token(p, &after);
+    return *next_token(p, &after);
 }
 
 tfx_token tfx_p_read(parser *p)
 {
     size_t after;
-    tfx_token t = next_token(p, &after);
+    tfx_token t = *next_token(p, &after);
 
     p->next = after;
     return t;
 }
 
-tfx_range tfx_p_prev_range(const parser *p)
+tfx_range tfx_p_prev_range(parser *p)
 {
     if (p->next == 0)
         return tfx_p_peek(p).range;
@@ -175,9 +193,21 @@ tfx_range tfx_p_prev_range(const parser *p)
 
 bool tfx_p_is_keyword(tfx_token t, const char *kw)
 {
-    size_t n = strlen(kw);
+    size_t i;
 
-    return t.kind == TFX_TOK_IDENT && t.nbytes == n && memcmp(t.bytes, kw, n) == 0;
+    if (t.kind != TFX_TOK_IDENT)
+        return false;
+    for (i = 0; i < t.nbytes; i++)
+        if (kw[i] == '\0' || t.bytes[i] != (unsigned char)kw[i])
+            return false;
+    return kw[i] == '\0';
+}
+
+tfx_token_kind tfx_p_peek_kind_slow(parser *p)
+{
+    size_t after;
+
+    return next_token(p, &after)->kind;
 }
 
 /* ---------------------------------------------------------------------
@@ -321,7 +351,7 @@ static tfx_node *parse_conditional(parser *p)
 
     if (p->recovery && tfx_p_errors_since(p, mark))
         return cond;
-    if (tfx_p_peek(p).kind != TFX_TOK_QUESTION)
+    if (tfx_p_peek_kind(p) != TFX_TOK_QUESTION)
         return cond;
     tfx_p_read(p);
     mark = tfx_p_mark(p);
@@ -377,6 +407,15 @@ static int binary_op_at(tfx_token_kind k, int level)
 {
     size_t i;
 
+    switch (k) {
+    case TFX_TOK_OR: case TFX_TOK_AND: case TFX_TOK_EQUAL_OP: case TFX_TOK_NOT_EQUAL:
+    case TFX_TOK_GREATER_THAN: case TFX_TOK_GREATER_THAN_EQ: case TFX_TOK_LESS_THAN:
+    case TFX_TOK_LESS_THAN_EQ: case TFX_TOK_PLUS: case TFX_TOK_MINUS: case TFX_TOK_STAR:
+    case TFX_TOK_SLASH: case TFX_TOK_PERCENT:
+        break;
+    default:
+        return -1;   /* most tokens are no operator: answer at once */
+    }
     for (i = 0; i < sizeof(binary_ops) / sizeof(binary_ops[0]); i++)
         if (binary_ops[i].tok == k && binary_ops[i].level == level)
             return (int)binary_ops[i].op;
@@ -410,7 +449,7 @@ tfx_node *tfx_p_binary(parser *p, int level)
     if (p->recovery && tfx_p_errors_since(p, mark))
         return lhs;
     for (;;) {
-        int next_op = binary_op_at(tfx_p_peek(p).kind, level);
+        int next_op = binary_op_at(tfx_p_peek_kind(p), level);
 
         if (next_op < 0)
             break;
@@ -551,7 +590,7 @@ static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
     tfx_node *n;
 
     *restart = false;
-    while (tfx_p_peek(p).kind == TFX_TOK_DOT) {
+    while (tfx_p_peek_kind(p) == TFX_TOK_DOT) {
         tfx_token sdot = tfx_p_read(p);
         tfx_token next = tfx_p_peek(p);
         tfx_step step;
@@ -742,7 +781,7 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
         } else if (next.kind == TFX_TOK_OBRACK) {
             tfx_token open = tfx_p_read(p);
 
-            if (tfx_p_peek(p).kind == TFX_TOK_STAR)
+            if (tfx_p_peek_kind(p) == TFX_TOK_STAR)
                 ret = parse_full_splat(p, ret, from, open);
             else
                 ret = parse_index(p, ret, from, open);
@@ -849,7 +888,7 @@ static tfx_node *parse_term(parser *p)
         tfx_token tok = tfx_p_read(p);
         tfx_node *n;
 
-        if (tfx_p_peek(p).kind == TFX_TOK_OPAREN)
+        if (tfx_p_peek_kind(p) == TFX_TOK_OPAREN)
             return parse_call(p, tok);
         /* [gram.term.keywords] true, false and null, as whole names */
         if (tfx_p_is_keyword(tok, "true") || tfx_p_is_keyword(tok, "false")) {
@@ -909,7 +948,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
         tfx_node *arg;
         size_t mark;
 
-        if (tfx_p_peek(p).kind == TFX_TOK_CPAREN) {
+        if (tfx_p_peek_kind(p) == TFX_TOK_CPAREN) {
             close = tfx_p_read(p);
             break;
         }
@@ -927,7 +966,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
         }
         if (sep.kind == TFX_TOK_ELLIPSIS) {
             expand = true;
-            if (tfx_p_peek(p).kind != TFX_TOK_CPAREN) {
+            if (tfx_p_peek_kind(p) != TFX_TOK_CPAREN) {
                 if (!p->recovery) {
                     tfx_range ctx = tfx_range_between(name.range, sep.range);
 
@@ -956,7 +995,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
             close = tfx_p_recover(p, TFX_TOK_CPAREN);
             break;
         }
-        if (tfx_p_peek(p).kind == TFX_TOK_CPAREN) {
+        if (tfx_p_peek_kind(p) == TFX_TOK_CPAREN) {
             close = tfx_p_read(p);
             break;
         }
@@ -1186,16 +1225,16 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     memset(&ellipsis, 0, sizeof(ellipsis));
     tfx_p_push_newlines(p, false);
     tfx_p_read(p); /* "for" */
-    if (tfx_p_peek(p).kind != TFX_TOK_IDENT) {
+    if (tfx_p_peek_kind(p) != TFX_TOK_IDENT) {
         n = for_head_error(p, open, close_kind, "The word for must be followed by a variable name.");
         goto done;
     }
     val_var = tfx_p_read(p);
-    if (tfx_p_peek(p).kind == TFX_TOK_COMMA) {
+    if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
         key_var = val_var;
         has_key_var = true;
         tfx_p_read(p);
-        if (tfx_p_peek(p).kind != TFX_TOK_IDENT) {
+        if (tfx_p_peek_kind(p) != TFX_TOK_IDENT) {
             n = for_head_error(p, open, close_kind, "The comma must be followed by the value's variable name.");
             goto done;
         }
@@ -1213,7 +1252,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
         goto done;
     }
-    if (tfx_p_peek(p).kind != TFX_TOK_COLON) {
+    if (tfx_p_peek_kind(p) != TFX_TOK_COLON) {
         n = for_head_error(p, open, close_kind, "The collection must be followed by a colon.");
         goto done;
     }
@@ -1221,7 +1260,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     mark = tfx_p_mark(p);
     value = tfx_p_expression(p);
     key_errors = 0;
-    if (tfx_p_peek(p).kind == TFX_TOK_FAT_ARROW) {
+    if (tfx_p_peek_kind(p) == TFX_TOK_FAT_ARROW) {
         tfx_p_read(p);
         key = value;
         key_errors = tfx_p_errors_since(p, mark);
@@ -1233,7 +1272,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
         goto done;
     }
-    if (tfx_p_peek(p).kind == TFX_TOK_ELLIPSIS) {
+    if (tfx_p_peek_kind(p) == TFX_TOK_ELLIPSIS) {
         ellipsis = tfx_p_read(p);
         group = true;
     }
@@ -1247,7 +1286,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
             goto done;
         }
     }
-    if (tfx_p_peek(p).kind == close_kind) {
+    if (tfx_p_peek_kind(p) == close_kind) {
         close = tfx_p_read(p);
     } else {
         if (!p->recovery) {
@@ -1311,6 +1350,7 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     }
     tfx_lex_check(&tokens, diags);
     memset(&p, 0, sizeof(p));
+    p.nl = true;
     p.arena = arena;
     p.toks = tokens.items;
     p.ntoks = tokens.n;

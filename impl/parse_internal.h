@@ -23,6 +23,7 @@ typedef struct {
     size_t ntoks;
     size_t next;             /* index of the next unread token */
     vec newlines;            /* stack of bool: newlines significant? */
+    bool nl;                 /* the top of that stack (true when empty) */
     bool recovery;           /* skipping after a syntax error */
     tfx_diags *diags;
     size_t depth;
@@ -30,6 +31,13 @@ typedef struct {
     bool depth_reported;
     bool oom;                /* the arena refused memory */
     tfx_node scratch;        /* handed out when the arena refuses */
+    /* The last answer of next_token, reused while `next` and the newline
+     * mode are the same: a token is peeked many times. */
+    size_t cache_next;
+    bool cache_newlines;
+    bool cache_valid;
+    size_t cache_after;
+    tfx_token cache_tok;
 } parser;
 
 /* Memory: allocation in the parse's arena (NULL and oom set when it
@@ -41,9 +49,19 @@ bool tfx_p_push(parser *p, vec *v, const void *item, size_t size);
 void *tfx_p_finish(parser *p, vec *v, size_t size);
 
 /* Tokens. */
-tfx_token tfx_p_peek(const parser *p);
+tfx_token tfx_p_peek(parser *p);
+tfx_token_kind tfx_p_peek_kind_slow(parser *p);
+
+/* The kind of the next token: answered from the cache when it holds (the
+ * common case: the same token is asked about at every precedence level). */
+static inline tfx_token_kind tfx_p_peek_kind(parser *p)
+{
+    if (p->cache_valid && p->cache_next == p->next && p->cache_newlines == p->nl)
+        return p->cache_tok.kind;
+    return tfx_p_peek_kind_slow(p);
+}
 tfx_token tfx_p_read(parser *p);
-tfx_range tfx_p_prev_range(const parser *p);
+tfx_range tfx_p_prev_range(parser *p);
 bool tfx_p_is_keyword(tfx_token t, const char *kw);
 void tfx_p_push_newlines(parser *p, bool include);
 void tfx_p_pop_newlines(parser *p);

@@ -333,7 +333,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
             tfx_p_read(p);
             pt.val_var = (const char *)name.bytes;
             pt.nval_var = name.nbytes;
-            if (tfx_p_peek(p).kind == TFX_TOK_COMMA) {
+            if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
                 pt.key_var = pt.val_var;
                 pt.nkey_var = pt.nval_var;
                 tfx_p_read(p);

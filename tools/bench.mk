@@ -1,0 +1,22 @@
+# tools/bench.mk — `make bench`: parse throughput of tfexpr against upstream
+# HCL on the same generated workloads (included by the top Makefile).
+
+BENCH_DIR := $(BUILD)/bench
+
+$(BUILD)/bench_parse: impl/test/bench_parse.c $(BUILD)/libtfexpr.a
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
+$(BUILD)/go-parse-bench: $(wildcard tools/bench/go-parse-bench/*.go) | $(DEPS_OK)
+	@mkdir -p $(@D) $(BUILD)/go-cache
+	$(Q)cd tools/bench/go-parse-bench && $(GO_ENV) go build -o $(abspath $@) .
+
+$(BENCH_DIR)/.workloads: tools/bench/gen-workloads
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) tools/bench/gen-workloads $(BENCH_DIR)
+	@touch $@
+
+.PHONY: bench
+bench: $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)/.workloads
+	$(Q)$(PYTHON) tools/bench/run $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)
