@@ -146,14 +146,13 @@ static const char *check_child(const tfx_node *child, void *ctx)
 const char *tfx_ast_check(const tfx_node *n, size_t nbytes)
 {
     const char *err;
-    size_t i;
 
     if ((size_t)n->kind >= TFX_NODE_COUNT)
         return "a node has an unknown kind";
     if ((err = check_range(n->range, nbytes)) != NULL)
         return err;
     if (n->kind == TFX_NODE_SCOPE_TRAVERSAL || n->kind == TFX_NODE_RELATIVE_TRAVERSAL)
-        for (i = 0; i < n->as.traversal.nsteps; i++)
+        for (size_t i = 0; i < n->as.traversal.nsteps; i++)
             if ((err = check_range(n->as.traversal.steps[i].range, nbytes)) != NULL)
                 return err;
     if (n->kind == TFX_NODE_SCOPE_TRAVERSAL && n->as.traversal.root == NULL)
@@ -533,10 +532,9 @@ static void print_literal(tfx_buf *b, const tfx_literal *lit)
         tfx_buf_putc(b, '"');
         break;
     case TFX_LIT_BOOL: tfx_buf_puts(b, lit->boolean ? "true" : "false"); break;
-    case TFX_LIT_NULL: tfx_buf_puts(b, "null"); break;
-    case TFX_LIT_UNKNOWN:
-    case TFX_LIT_UNKNOWN_NUMBER:
-        /* only in trees of sources with errors, which are never printed */
+    case TFX_LIT_NULL:
+    case TFX_LIT_UNKNOWN:          /* only in trees of sources with errors, */
+    case TFX_LIT_UNKNOWN_NUMBER:   /* which are never printed */
         tfx_buf_puts(b, "null");
         break;
     }
@@ -609,16 +607,16 @@ static bool print_parts(tfx_buf *b, const tfx_node *const *parts, size_t n, bool
         if (is_text(part)) {
             size_t j = i;
             size_t len = 0;
-            char last = '\0';
-            char next_lead;
+            int last = 0;
+            int next_lead;
 
             for (; j < n && is_text(parts[j]); j++) {
                 print_template_text(b, parts[j]->as.literal.text, parts[j]->as.literal.ntext);
                 len += parts[j]->as.literal.ntext;
                 if (parts[j]->as.literal.ntext > 0)
-                    last = parts[j]->as.literal.text[parts[j]->as.literal.ntext - 1];
+                    last = (unsigned char)parts[j]->as.literal.text[parts[j]->as.literal.ntext - 1];
             }
-            next_lead = j < n ? (is_directive(parts[j]) ? '%' : '$') : before_directive ? '%' : '\0';
+            next_lead = j < n ? (is_directive(parts[j]) ? '%' : '$') : before_directive ? '%' : 0;
             if (len == 0 && n > 1) {
                 tfx_buf_putc(b, ' ');
                 if (i == 0)

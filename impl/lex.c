@@ -433,7 +433,6 @@ static match scan_main(const unsigned char *s, size_t n)
 {
     match best = {ACT_NONE, TFX_TOK_INVALID, 0};
     unsigned char c = s[0];
-    size_t i;
     size_t len;
     tfx_token_kind self;
 
@@ -449,7 +448,7 @@ static match scan_main(const unsigned char *s, size_t n)
     if (c == '\n' || c == '\r')
         offer(&best, ACT_TOKEN, TFX_TOK_NEWLINE, match_newline(s, n));
     if (n >= 2 && strchr("=!<>&|.", c) != NULL && c != '\0') {
-        for (i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
+        for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
             const char *op = operators[i].text;
 
             len = op[2] == '\0' ? 2 : 3;
@@ -753,7 +752,6 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
             bool bare_top = mode == TFX_LEX_TEMPLATE && lx.states.n == 1;
 
             emit(&lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, lx.n);
-            p = lx.n;
             break;
         }
         run_action(&lx, m, p);

@@ -50,7 +50,7 @@ tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
     if (n == NULL) {
         /* Out of memory: hand out the parser's scratch node so callers
          * need no checks; the parse result is discarded anyway. */
-        n = &p->scratch;
+        n = p->scratch;
         memset(n, 0, sizeof(*n));
     }
     n->kind = kind;
@@ -135,28 +135,30 @@ static const tfx_token *next_token(parser *p, size_t *after)
         *after = p->cache_after;
         return &p->cache_tok;
     }
+    /* the first token seen in this mode, from p->next on */
     for (i = p->next; i < p->ntoks; i++) {
-        tfx_token t = p->toks[i];
+        tfx_token_kind k = p->toks[i].kind;
 
-        if (t.kind == TFX_TOK_COMMENT) {
-            if (nl && t.nbytes > 0 && t.bytes[t.nbytes - 1] == '\n') {
-                t.kind = TFX_TOK_NEWLINE;
-                t.bytes += t.nbytes - 1;
-                t.nbytes = 1;
-                *after = i + 1;
+        if (k == TFX_TOK_COMMENT) {
+            const tfx_token *c = &p->toks[i];
+
+            if (nl && c->nbytes > 0 && c->bytes[c->nbytes - 1] == '\n')
                 break;
-            }
             continue;
         }
-        if (t.kind == TFX_TOK_NEWLINE && !nl)
+        if (k == TFX_TOK_NEWLINE && !nl)
             continue;
-        *after = i + 1;
         break;
     }
-    if (i == p->ntoks)
+    if (i < p->ntoks) {
+        p->cache_tok = p->toks[i];
+        *after = i + 1;
+    } else {
+        p->cache_tok = p->toks[p->ntoks - 1];
         *after = p->ntoks;
-    p->cache_tok = i < p->ntoks ? p->toks[i] : p->toks[p->ntoks - 1];
-    if (i < p->ntoks && p->toks[i].kind == TFX_TOK_COMMENT) {
+    }
+    if (p->cache_tok.kind == TFX_TOK_COMMENT) {
+        /* a comment that ends a line, where newlines are seen */
         p->cache_tok.kind = TFX_TOK_NEWLINE;
         p->cache_tok.bytes += p->cache_tok.nbytes - 1;
         p->cache_tok.nbytes = 1;
@@ -954,7 +956,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
         }
         mark = tfx_p_mark(p);
         arg = tfx_p_expression(p);
-        tfx_p_push(p, &args, &arg, sizeof(arg));
+        tfx_p_push(p, &args, &arg, sizeof(node_ptr));
         if (p->recovery && tfx_p_errors_since(p, mark)) {
             close = tfx_p_recover(p, TFX_TOK_CPAREN);
             break;
@@ -1005,7 +1007,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
     n = tfx_p_node(p, TFX_NODE_FUNCTION_CALL, tfx_range_between(name.range, close.range));
     n->as.call.name = (const char *)name.bytes;
     n->as.call.nname = name.nbytes;
-    n->as.call.args = tfx_p_finish(p, &args, sizeof(tfx_node *));
+    n->as.call.args = tfx_p_finish(p, &args, sizeof(node_ptr));
     n->as.call.nargs = n->as.call.args != NULL ? nargs : 0;
     n->as.call.expand_final = expand;
     n->as.call.name_range = name.range;
@@ -1040,7 +1042,7 @@ static tfx_node *parse_tuple(parser *p)
         }
         mark = tfx_p_mark(p);
         item = tfx_p_expression(p);
-        tfx_p_push(p, &items, &item, sizeof(item));
+        tfx_p_push(p, &items, &item, sizeof(node_ptr));
         if (p->recovery && tfx_p_errors_since(p, mark)) {
             close = tfx_p_recover(p, TFX_TOK_CBRACK);
             break;
@@ -1070,7 +1072,7 @@ static tfx_node *parse_tuple(parser *p)
     tfx_p_pop_newlines(p);
     nitems = items.n;
     n = tfx_p_node(p, TFX_NODE_TUPLE_CONS, tfx_range_between(open.range, close.range));
-    n->as.tuple.items = tfx_p_finish(p, &items, sizeof(tfx_node *));
+    n->as.tuple.items = tfx_p_finish(p, &items, sizeof(node_ptr));
     n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
     n->as.tuple.open_range = open.range;
     return n;
@@ -1151,7 +1153,7 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        tfx_p_push(p, &items, &item, sizeof(item));
+        tfx_p_push(p, &items, &item, sizeof(node_ptr));
         next = tfx_p_peek(p);
         if (next.kind == TFX_TOK_CBRACE) {
             close = tfx_p_read(p);
@@ -1352,6 +1354,12 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     memset(&p, 0, sizeof(p));
     p.nl = true;
     p.arena = arena;
+    p.scratch = tfx_arena_alloc(arena, sizeof(tfx_node));
+    if (p.scratch == NULL) {
+        tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
+                      "The input is too large for the memory this parse may use.");
+        return NULL;
+    }
     p.toks = tokens.items;
     p.ntoks = tokens.n;
     p.diags = diags;

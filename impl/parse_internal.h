@@ -10,6 +10,9 @@
 
 #include "parse.h"
 
+/* The element of a vec of nodes (sizeof(node_ptr)). */
+typedef tfx_node *node_ptr;
+
 /* A growable array in malloc'd memory, copied into the arena when done. */
 typedef struct {
     void *items;
@@ -30,7 +33,7 @@ typedef struct {
     size_t max_depth;
     bool depth_reported;
     bool oom;                /* the arena refused memory */
-    tfx_node scratch;        /* handed out when the arena refuses */
+    tfx_node *scratch;       /* handed out when the arena refuses */
     /* The last answer of next_token, reused while `next` and the newline
      * mode are the same: a token is peeked many times. */
     size_t cache_next;

@@ -56,10 +56,9 @@ static size_t next_slice(const unsigned char *s, size_t n, bool quoted)
     size_t i;
 
     if (quoted && s[0] == '\\') {
-        size_t max;
-
         if (n >= 2 && (s[1] == 'u' || s[1] == 'U')) {
-            max = s[1] == 'u' ? 4 : 8;
+            size_t max = s[1] == 'u' ? 4 : 8;
+
             for (i = 2; i < n && i - 2 < max && strchr("0123456789abcdefABCDEF", s[i]) != NULL
                         && s[i] != '\0'; i++)
                 ;
@@ -573,7 +572,7 @@ static tfx_node *template_of(parser *p, vec *v)
     tfx_node *t = tfx_p_node(p, TFX_NODE_TEMPLATE,
                              tfx_range_between(items[0]->range, items[n - 1]->range));
 
-    t->as.template.parts = tfx_p_finish(p, v, sizeof(tfx_node *));
+    t->as.template.parts = tfx_p_finish(p, v, sizeof(node_ptr));
     t->as.template.nparts = t->as.template.parts != NULL ? n : 0;
     return t;
 }
@@ -625,15 +624,15 @@ static tfx_node *parse_if(parser *p, cursor *c)
             return tfx_p_placeholder(p, next->range);
         }
         item = sequence_node(p, c);
-        tfx_p_push(p, current, &item, sizeof(item));
+        tfx_p_push(p, current, &item, sizeof(node_ptr));
     }
     if (then_parts.n == 0) {
         item = string_literal(p, "", 0, tfx_range_at(open->range.end));
-        tfx_p_push(p, &then_parts, &item, sizeof(item));
+        tfx_p_push(p, &then_parts, &item, sizeof(node_ptr));
     }
     if (else_parts.n == 0) {
         item = string_literal(p, "", 0, tfx_range_at(endif_range.start));
-        tfx_p_push(p, &else_parts, &item, sizeof(item));
+        tfx_p_push(p, &else_parts, &item, sizeof(node_ptr));
     }
     if (p->oom) {
         free(then_parts.items);
@@ -689,11 +688,11 @@ static tfx_node *parse_for(parser *p, cursor *c)
             return tfx_p_placeholder(p, next->range);
         }
         item = sequence_node(p, c);
-        tfx_p_push(p, &body, &item, sizeof(item));
+        tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (body.n == 0) {
         item = string_literal(p, "", 0, tfx_range_at(open->range.end));
-        tfx_p_push(p, &body, &item, sizeof(item));
+        tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (p->oom) {
         free(body.items);
@@ -778,7 +777,7 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     while (cur_peek(&c)->kind != PART_END) {
         tfx_node *item = sequence_node(p, &c);
 
-        tfx_p_push(p, &nodes, &item, sizeof(item));
+        tfx_p_push(p, &nodes, &item, sizeof(node_ptr));
     }
     free(parts.items);
     if (p->oom) {
@@ -795,7 +794,7 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
         size_t count = nodes.n;
 
         n = tfx_p_node(p, TFX_NODE_TEMPLATE, whole);
-        n->as.template.parts = tfx_p_finish(p, &nodes, sizeof(tfx_node *));
+        n->as.template.parts = tfx_p_finish(p, &nodes, sizeof(node_ptr));
         n->as.template.nparts = n->as.template.parts != NULL ? count : 0;
     }
     return n;

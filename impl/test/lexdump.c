@@ -69,8 +69,14 @@ int main(void)
         char *text;
         size_t i;
 
-        if (arena == NULL || src == NULL || rows == NULL)
+        if (arena == NULL || src == NULL || rows == NULL) {
+            tfx_arena_free(arena);
+            free(src);
+            json_decref(rows);
+            json_decref(req);
+            free(line);
             return 2;
+        }
         if (json_string_value(json_object_get(req, "what")) != NULL
             && strcmp(json_string_value(json_object_get(req, "what")), "parse") == 0) {
             tfx_source *ps = tfx_source_parse("case.hcl", (const char *)src, n,
@@ -93,8 +99,10 @@ int main(void)
             goto reply;
         }
         if (!tfx_lex(arena, src, n, mode && strcmp(mode, "template") == 0
-                     ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks))
-            return 2;
+                     ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks)) {
+            toks.n = 0;
+            json_array_append_new(rows, json_string("(out of memory)"));
+        }
         for (i = 0; i < toks.n; i++) {
             const tfx_token *t = &toks.items[i];
 
