@@ -1153,7 +1153,7 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        tfx_p_push(p, &items, &item, sizeof(node_ptr));
+        tfx_p_push(p, &items, &item, sizeof(tfx_object_item));
         next = tfx_p_peek(p);
         if (next.kind == TFX_TOK_CBRACE) {
             close = tfx_p_read(p);

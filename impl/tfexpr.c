@@ -4,6 +4,7 @@
  */
 #include "tfexpr.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,9 @@ struct tfx_source {
     const unsigned char *text;
     size_t nbytes;
     tfx_node *root;             /* NULL when the parse ran out of memory */
-    tfx_diagnostic *diags;      /* public copies of the diagnostics */
+    const tfx_diagnostic *diags; /* public copies of the diagnostics (malloc'd) */
     size_t ndiags;
+    tfx_diagnostic *owned;      /* the malloc'd array behind diags, or NULL */
     int has_errors;
 };
 
@@ -32,18 +34,33 @@ TFX_API void tfx_limits_init(tfx_limits *limits)
     limits->max_memory_bytes = (size_t)1 << 30;
 }
 
-/* Copies the internal diagnostics into public ones. */
-static void publish_diags(tfx_source *src, const tfx_diags *d)
+/* The diagnostic for a parse that ran out of memory, when not even the
+ * diagnostic itself could be recorded. */
+static const tfx_diagnostic out_of_memory = {
+    TFX_SEV_ERROR, TFX_PHASE_PARSE, "resource.limit", "Out of memory",
+    "The parse needed more memory than its limit allows.", 0, {{0, 1, 1}, {0, 1, 1}},
+    0, {{0, 1, 1}, {0, 1, 1}},
+};
+
+/* Copies the internal diagnostics into public ones (malloc'd, so that
+ * they survive an exhausted arena).  A parse that ran out of memory
+ * always ends with a resource.limit diagnostic [limit.memory]. */
+static void publish_diags(tfx_source *src, const tfx_diags *d, bool out_of_mem)
 {
     size_t i;
+    bool have_limit = false;
+    tfx_diagnostic *list = malloc((d->n + 1) * sizeof(tfx_diagnostic));
 
-    src->has_errors = tfx_diags_has_errors(d);
-    src->diags = tfx_arena_alloc(src->arena, (d->n + 1) * sizeof(tfx_diagnostic));
-    if (src->diags == NULL)
+    src->has_errors = tfx_diags_has_errors(d) || out_of_mem;
+    if (list == NULL) {
+        src->diags = &out_of_memory;
+        src->ndiags = 1;
+        src->has_errors = 1;
         return;
+    }
     for (i = 0; i < d->n; i++) {
         const tfx_diag *in = &d->items[i];
-        tfx_diagnostic *out = &src->diags[i];
+        tfx_diagnostic *out = &list[i];
 
         out->severity = in->severity;
         out->phase = in->phase;
@@ -54,8 +71,14 @@ static void publish_diags(tfx_source *src, const tfx_diags *d)
         out->subject = in->subject;
         out->has_context = in->has_context;
         out->context = in->context;
+        if (in->category == TFX_CAT_RESOURCE_LIMIT)
+            have_limit = true;
     }
     src->ndiags = d->n;
+    if ((out_of_mem || d->out_of_memory) && !have_limit)
+        list[src->ndiags++] = out_of_memory;
+    src->diags = list;
+    src->owned = list;
 }
 
 TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
@@ -91,7 +114,7 @@ TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, siz
         tfx_diags_add(&diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Input too large", &at, NULL,
                       "The input is %zu bytes, more than the limit of %zu.", nbytes,
                       limits->max_source_bytes);
-        publish_diags(src, &diags);
+        publish_diags(src, &diags, false);
         return src;
     }
     src->text = (const unsigned char *)tfx_arena_strndup(arena, text, nbytes);
@@ -104,14 +127,16 @@ TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, siz
     src->root = tfx_parse(arena, src->text, nbytes,
                           mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
                           limits->max_depth, &diags);
-    publish_diags(src, &diags);
+    publish_diags(src, &diags, src->root == NULL || tfx_arena_exhausted(arena));
     return src;
 }
 
 TFX_API void tfx_source_free(tfx_source *src)
 {
-    if (src != NULL)
-        tfx_arena_free(src->arena);
+    if (src == NULL)
+        return;
+    free(src->owned);
+    tfx_arena_free(src->arena);
 }
 
 TFX_API int tfx_source_has_errors(const tfx_source *src)
@@ -121,7 +146,7 @@ TFX_API int tfx_source_has_errors(const tfx_source *src)
 
 TFX_API size_t tfx_source_diagnostic_count(const tfx_source *src)
 {
-    return src->diags != NULL ? src->ndiags : 0;
+    return src->ndiags;
 }
 
 TFX_API const tfx_diagnostic *tfx_source_diagnostic(const tfx_source *src, size_t i)

@@ -21,12 +21,32 @@ expect 0 "$tfexpr" --help
 expect 0 "$tfexpr" --version
 expect 2 "$tfexpr"
 expect 2 "$tfexpr" no-such-command
-for c in adapter version; do
+for c in adapter version parse; do
     expect 0 "$tfexpr" "$c" --help
     expect 2 "$tfexpr" "$c" --no-such-option
     if "$tfexpr" "$c" --help | grep -q "^usage: tfexpr $c"; then ok; else bad "$c --help has no usage line"; fi
 done
 if "$tfexpr" version | grep -q '^tfexpr [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*$'; then ok; else bad "version output"; fi
+
+# parse: exit statuses, the tree, errors as file:line:col with a caret,
+# JSON output, stdin, templates.
+expect 0 "$tfexpr" parse -e '1 + 2'
+expect 1 "$tfexpr" parse -e '1 +'
+expect 2 "$tfexpr" parse /nonexistent/file
+expect 2 "$tfexpr" parse
+expect 2 "$tfexpr" parse --format nope -e 1
+if [ "$("$tfexpr" parse -e 'a + 1')" = "(binary + (scope-traversal a) (literal 1))" ]; then ok; else bad "parse tree"; fi
+if [ "$("$tfexpr" parse --format source -e '{a=1,b=[2]}')" = "{ a = 1, b = [2] }" ]; then ok; else bad "parse --format source"; fi
+err=$("$tfexpr" parse -e '[1,
+  2 3]' 2>&1 >/dev/null)
+case "$err" in
+    *"<expression>:2:5: error: Missing item separator [syntax.missing-token]"*"  2 3]"*"^"*) ok ;;
+    *) bad "parse error rendering: $err" ;;
+esac
+if "$tfexpr" parse --format json -e '1 +' | grep -q '"ok":false,"diagnostics":\[{"severity":"error","phase":"parse","category":"syntax.missing-token"'; then ok; else bad "parse --format json errors"; fi
+if "$tfexpr" parse --format json -e '1' | grep -q '"ok":true,"tree":{"kind":"literal"'; then ok; else bad "parse --format json tree"; fi
+if printf 'x.y' | "$tfexpr" parse - | grep -q '^(scope-traversal x .y)$'; then ok; else bad "parse from stdin"; fi
+if [ "$("$tfexpr" parse --template -e 'a${b}')" = '(template (literal "a") (scope-traversal b))' ]; then ok; else bad "parse --template"; fi
 
 # The adapter: one answer line per request, none for stop, exit 0.
 out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \

@@ -1,0 +1,223 @@
+/*
+ * test_parse.c — unit tests of parsing: limits (nesting, size),
+ * pathological nesting of every construct, dumps and diagnostics rendering
+ * through the public interface; the printer's round trip through the
+ * internal tree (ast.h, parse.h).
+ */
+#include "tfexpr.h"
+
+#include <stdlib.h>
+
+#include "ast.h"
+#include "parse.h"
+
+#include "check.h"
+
+/* Builds prefix * n + middle + suffix * n in a malloc'd string. */
+static char *nest(const char *prefix, const char *middle, const char *suffix, size_t n, size_t *len)
+{
+    size_t lp = strlen(prefix), lm = strlen(middle), ls = strlen(suffix);
+    char *s = malloc(n * (lp + ls) + lm + 1);
+    char *p = s;
+    size_t i;
+
+    if (s == NULL)
+        return NULL;
+    for (i = 0; i < n; i++, p += lp)
+        memcpy(p, prefix, lp);
+    memcpy(p, middle, lm);
+    p += lm;
+    for (i = 0; i < n; i++, p += ls)
+        memcpy(p, suffix, ls);
+    *p = '\0';
+    *len = (size_t)(p - s);
+    return s;
+}
+
+/* Whether some diagnostic of src has category `cat`. */
+static int has_category(const tfx_source *src, const char *cat)
+{
+    size_t i;
+
+    for (i = 0; i < tfx_source_diagnostic_count(src); i++)
+        if (strcmp(tfx_source_diagnostic(src, i)->category, cat) == 0)
+            return 1;
+    return 0;
+}
+
+/* [limit.depth] 100,000 levels of every nesting construct: a
+ * resource.limit error, no crash, nothing else needed. */
+static void test_deep_nesting(void)
+{
+    static const struct {
+        const char *prefix, *middle, *suffix;
+        tfx_mode mode;
+    } shapes[] = {
+        {"[", "1", "]", TFX_MODE_EXPRESSION},
+        {"(", "1", ")", TFX_MODE_EXPRESSION},
+        {"{a = ", "1", "}", TFX_MODE_EXPRESSION},
+        {"f(", "1", ")", TFX_MODE_EXPRESSION},
+        {"-", "1", "", TFX_MODE_EXPRESSION},
+        {"!", "true", "", TFX_MODE_EXPRESSION},
+        {"true ? 1 : ", "2", "", TFX_MODE_EXPRESSION},
+        {"x[", "0", "]", TFX_MODE_EXPRESSION},
+        {"\"${", "1", "}\"", TFX_MODE_EXPRESSION},
+        {"[for x in ", "[]", " : x]", TFX_MODE_EXPRESSION},
+        {"%{ if true }", "x", "%{ endif }", TFX_MODE_TEMPLATE},
+        {"%{ for x in [] }", "x", "%{ endfor }", TFX_MODE_TEMPLATE},
+        {"${\"", "x", "\"}", TFX_MODE_TEMPLATE},
+        {"", "a", "[*]", TFX_MODE_EXPRESSION},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        size_t n;
+        char *text = nest(shapes[i].prefix, shapes[i].middle, shapes[i].suffix, 100000, &n);
+        tfx_source *src = tfx_source_parse(NULL, text, n, shapes[i].mode, NULL);
+
+        CHECK(src != NULL);
+        if (src != NULL) {
+            CHECK(tfx_source_has_errors(src));
+            if (!has_category(src, "resource.limit"))
+                fprintf(stderr, "no resource.limit for shape %zu (%s)\n", i, shapes[i].prefix);
+            CHECK(has_category(src, "resource.limit"));
+        }
+        tfx_source_free(src);
+        free(text);
+    }
+}
+
+/* [limit.depth] the limit is the caller's: depth 10 passes at 9 levels
+ * and fails at 20; the default passes at 200. */
+static void test_depth_limit_is_settable(void)
+{
+    tfx_limits limits;
+    size_t n;
+    char *nine = nest("(", "1", ")", 9, &n);
+    tfx_source *src;
+    char *twenty;
+    char *deep;
+
+    tfx_limits_init(&limits);
+    CHECK(limits.max_depth == 256);
+    limits.max_depth = 10;
+    src = tfx_source_parse(NULL, nine, n, TFX_MODE_EXPRESSION, &limits);
+    CHECK(!tfx_source_has_errors(src));
+    tfx_source_free(src);
+    twenty = nest("(", "1", ")", 20, &n);
+    src = tfx_source_parse(NULL, twenty, n, TFX_MODE_EXPRESSION, &limits);
+    CHECK(tfx_source_has_errors(src) && has_category(src, "resource.limit"));
+    tfx_source_free(src);
+    deep = nest("[", "1", "]", 200, &n);
+    src = tfx_source_parse(NULL, deep, n, TFX_MODE_EXPRESSION, NULL);
+    CHECK(!tfx_source_has_errors(src));
+    tfx_source_free(src);
+    free(nine);
+    free(twenty);
+    free(deep);
+}
+
+/* [limit.source] input beyond max_source_bytes is refused with a
+ * resource.limit error; [limit.memory] so is a parse beyond its memory. */
+static void test_size_limits(void)
+{
+    tfx_limits limits;
+    tfx_source *src;
+    size_t n;
+    char *big = nest("[", "1", "]", 100, &n);
+
+    tfx_limits_init(&limits);
+    limits.max_source_bytes = 10;
+    src = tfx_source_parse(NULL, "1 + 2 + 3 + 4", 13, TFX_MODE_EXPRESSION, &limits);
+    CHECK(src != NULL && tfx_source_has_errors(src) && has_category(src, "resource.limit"));
+    tfx_source_free(src);
+    tfx_limits_init(&limits);
+    limits.max_memory_bytes = 4000;
+    src = tfx_source_parse(NULL, big, n, TFX_MODE_EXPRESSION, &limits);
+    CHECK(src == NULL || (tfx_source_has_errors(src) && has_category(src, "resource.limit")));
+    tfx_source_free(src);
+    free(big);
+}
+
+/* Parses text with the internal parser into `arena`; NULL on errors. */
+static tfx_node *parse_internal(tfx_arena *arena, const char *text, tfx_lex_mode mode)
+{
+    tfx_diags diags;
+    tfx_node *root;
+
+    tfx_diags_init(&diags, arena);
+    root = tfx_parse(arena, (const unsigned char *)text, strlen(text), mode, 0, &diags);
+    return tfx_diags_has_errors(&diags) ? NULL : root;
+}
+
+/* [ast.print] [ast.equal] printing gives source that parses to an equal
+ * tree (ranges aside, adjacent template literals joined). */
+static void test_print_round_trip(void)
+{
+    static const char *const exprs[] = {
+        "1 + 2 * 3", "(1 + 2) * 3", "a ? b : c ? d : e", "!-x", "a.b[0].c",
+        "a[*].b[0]", "a.*.b.0", "f(a, b...)", "{a = 1, \"b\" = 2, (c) = 3}",
+        "[for k, v in m : v if k != \"x\"]", "{for k, v in m : k => v... if v}",
+        "\"a${b}c%{if d}e%{else}f%{endif}%{for x in y}${x}%{endfor}\"",
+        "\"$${literal} %%{literal} $ % \\\\ \\\" \\n\\t\"", "<<-EOT\n    a\n      ${b}\n    EOT\n",
+        "\" ${~x}\"", "\"${x ~} \"", "\"a $ ${~b}\"", "\"%{if a}%{endif}\"", "[]", "{}",
+        "\"${\"${\"x\"}\"}\"", "x[\"k\"][true][null]", "-1.5e3", "a - -b",
+        "\"%{ if a }% %{~ endif }\"", "\"%{ for x in y ~} ${x} %{~ endfor }\"",
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(exprs) / sizeof(exprs[0]); i++) {
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_node *a = parse_internal(arena, exprs[i], TFX_LEX_EXPRESSION);
+        char *printed = a != NULL ? tfx_ast_print(a) : NULL;
+        tfx_node *b = printed != NULL ? parse_internal(arena, printed, TFX_LEX_EXPRESSION) : NULL;
+
+        CHECK(a != NULL);
+        CHECK(b != NULL);
+        CHECK(a != NULL && b != NULL && tfx_ast_equal(a, b));
+        if (a != NULL && (b == NULL || !tfx_ast_equal(a, b)))
+            fprintf(stderr, "round trip of %s gave %s\n", exprs[i], printed ? printed : "(null)");
+        free(printed);
+        tfx_arena_free(arena);
+    }
+}
+
+/* Dumps and rendering: the S-expression of a known tree, the JSON form,
+ * and a diagnostic rendered with its source line and caret. */
+static void test_dumps_and_rendering(void)
+{
+    tfx_source *src = tfx_source_parse("x.hcl", "a + 1", 5, TFX_MODE_EXPRESSION, NULL);
+    char *sexpr = tfx_source_dump(src, TFX_DUMP_SEXPR);
+    char *json = tfx_source_dump(src, TFX_DUMP_JSON);
+    char *text;
+    const tfx_diagnostic *d;
+
+    CHECK_STR(sexpr, "(binary + (scope-traversal a) (literal 1))");
+    CHECK(json != NULL && strncmp(json, "{\"kind\":\"binary\"", 16) == 0);
+    tfx_free(sexpr);
+    tfx_free(json);
+    tfx_source_free(src);
+
+    src = tfx_source_parse("x.hcl", "[1,\n  2 3]", 10, TFX_MODE_EXPRESSION, NULL);
+    CHECK(tfx_source_diagnostic_count(src) == 1);
+    d = tfx_source_diagnostic(src, 0);
+    CHECK_STR(d->summary, "Missing item separator");
+    CHECK_STR(d->category, "syntax.missing-token");
+    CHECK(d->subject.start.byte == 8 && d->subject.start.line == 2 && d->subject.start.column == 5);
+    text = tfx_diagnostic_render(src, d);
+    CHECK(text != NULL && strstr(text, "x.hcl:2:5: error: Missing item separator") != NULL);
+    CHECK(text != NULL && strstr(text, " 2 |   2 3]\n   |     ^\n") != NULL);
+    tfx_free(text);
+    CHECK(tfx_source_dump(src, TFX_DUMP_SEXPR) == NULL);
+    tfx_source_free(src);
+}
+
+int main(void)
+{
+    test_deep_nesting();
+    test_depth_limit_is_settable();
+    test_size_limits();
+    test_print_round_trip();
+    test_dumps_and_rendering();
+    return check_report("test_parse");
+}
