@@ -209,6 +209,13 @@ static size_t class_char(const tfx_ident_pattern *patterns,
     return 0;
 }
 
+/* ASCII characters of ID_Continue, as the tables have them: letters,
+ * digits and '_' (a shortcut past the table search). */
+static bool ascii_id_continue(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /* Ident: (ID_Start | '_') (ID_Continue | '-')* [lex.ident]. */
 static size_t match_ident(const unsigned char *s, size_t n)
 {
@@ -222,7 +229,7 @@ static size_t match_ident(const unsigned char *s, size_t n)
     else if ((i = class_char(id_start_patterns, id_start_index, s, n)) == 0)
         return 0;
     for (;;) {
-        if (i < n && s[i] == '-')
+        if (i < n && (s[i] == '-' || ascii_id_continue(s[i])))
             len = 1;
         else
             len = class_char(id_continue_patterns, id_continue_index, s + i, n - i);
@@ -447,7 +454,7 @@ static match scan_main(const unsigned char *s, size_t n)
         offer(&best, ACT_TOKEN, TFX_TOK_COMMENT, match_comment(s, n));
     if (c == '\n' || c == '\r')
         offer(&best, ACT_TOKEN, TFX_TOK_NEWLINE, match_newline(s, n));
-    if (n >= 2 && strchr("=!<>&|.", c) != NULL && c != '\0') {
+    if (n >= 2 && (c == '=' || c == '!' || c == '<' || c == '>' || c == '&' || c == '|' || c == '.')) {
         for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++) {
             const char *op = operators[i].text;
 

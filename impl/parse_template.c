@@ -121,10 +121,28 @@ static size_t encode_utf8(unsigned long cp, unsigned char *out)
 }
 
 /* Decodes one escape slice s[0..n) into out (at most n bytes); returns the
- * bytes written.  Reports an invalid escape at `r` [tmpl.literal.escape]. */
+ * bytes written.  Reports an invalid escape at `r` [tmpl.literal.escape].
+ * With `probe`, an invalid escape is not reported: (size_t)-1 says so, and
+ * `r` is not looked at. */
 static size_t decode_escape(parser *p, const unsigned char *s, size_t n, tfx_range r,
-                            unsigned char *out)
+                            unsigned char *out, bool probe)
 {
+    if (probe) {
+        /* only ask whether the escape is valid; decode it if it is */
+        bool valid = n >= 2 && strchr("nrt\"\\uU", s[1]) != NULL && s[1] != '\0';
+
+        if (valid && (s[1] == 'u' || s[1] == 'U')) {
+            unsigned long cp = 0;
+            size_t k;
+
+            valid = n == (s[1] == 'u' ? 6u : 10u);
+            for (k = 2; valid && k < n; k++)
+                cp = cp * 16 + (unsigned long)hex_value(s[k]);
+            valid = valid && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+        }
+        if (!valid)
+            return (size_t)-1;
+    }
     if (n < 2) {
         tfx_p_error(p, TFX_CAT_INVALID_ESCAPE, "Invalid escape sequence", &r, NULL,
                     "A backslash must be followed by an escape character.");
@@ -169,14 +187,36 @@ static size_t decode_escape(parser *p, const unsigned char *s, size_t n, tfx_ran
     }
 }
 
+/* The position `nbytes` bytes into a token that starts at `start`,
+ * counting lines and grapheme clusters as the token's own range does (a
+ * cluster that begins with CR or LF starts a line). */
+static tfx_pos advance_pos(tfx_pos start, const unsigned char *s, size_t nbytes)
+{
+    size_t j = 0;
+
+    while (j < nbytes) {
+        size_t g = tfx_text_grapheme_len(s + j, nbytes - j);
+
+        start.byte += g;
+        if (s[j] == '\r' || s[j] == '\n') {
+            start.line++;
+            start.column = 1;
+        } else {
+            start.column++;
+        }
+        j += g;
+    }
+    return start;
+}
+
 /* The text of a literal token: escapes decoded (quoted strings), "$${"
- * and "%%{" made "${" and "%{" (all templates) [tmpl.literal]. */
+ * and "%%{" made "${" and "%{" (all templates) [tmpl.literal].  The range
+ * of an escape is only worked out when the escape is in error. */
 static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
 {
     unsigned char *out = tfx_p_alloc(p, tok.nbytes + 1);
     size_t nout = 0;
     size_t i = 0;
-    tfx_pos pos = tok.range.start;
 
     *text = "";
     *ntext = 0;
@@ -185,25 +225,18 @@ static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **t
     while (i < tok.nbytes) {
         const unsigned char *s = tok.bytes + i;
         size_t len = next_slice(s, tok.nbytes - i, quoted);
-        tfx_range r;
-        size_t j = 0;
 
-        r.start = pos;
-        while (j < len) {
-            size_t g = tfx_text_grapheme_len(s + j, len - j);
-
-            pos.byte += g;
-            if (s[j] == '\r' || s[j] == '\n') {
-                pos.line++;
-                pos.column = 1;
-            } else {
-                pos.column++;
-            }
-            j += g;
-        }
-        r.end = pos;
         if (quoted && s[0] == '\\') {
-            nout += decode_escape(p, s, len, r, out + nout);
+            tfx_range r = tok.range;
+            size_t wrote = decode_escape(p, s, len, r, out + nout, true);
+
+            if (wrote == (size_t)-1) {
+                /* an invalid escape: report it with its range */
+                r.start = advance_pos(tok.range.start, tok.bytes, i);
+                r.end = advance_pos(r.start, s, len);
+                wrote = decode_escape(p, s, len, r, out + nout, false);
+            }
+            nout += wrote;
         } else if (len == 3 && (s[0] == '$' || s[0] == '%')) {
             out[nout++] = s[0];
             out[nout++] = '{';

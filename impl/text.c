@@ -59,7 +59,12 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
 {
     utf8proc_int32_t state = 0;
     int32_t prev;
-    size_t i = tfx_text_decode(s, n, &prev);
+    size_t i;
+
+    /* ASCII followed by ASCII: one byte (but CR LF is one cluster) */
+    if (s[0] < 0x80 && (n == 1 || (s[1] < 0x80 && !(s[0] == '\r' && s[1] == '\n'))))
+        return 1;
+    i = tfx_text_decode(s, n, &prev);
 
     if (prev < 0) {
         /* Like upstream's segmenter, a byte sequence with the shape of
