@@ -180,6 +180,7 @@ runner-test: $(BIN)/tfexpr-conformance $(BUILD)/fake-adapter
 
 corpus-lint: | $(DEPS_OK)
 	$(PYTHON) tools/corpus lint
+	$(PYTHON) tools/spec-ids check
 
 # The main job: the whole corpus against tfexpr, with a report.
 conformance: all
