@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "text.h"
 
 static const char *const node_names[] = {
 #define TFX_NODE_NAME(name, str) str,
@@ -504,12 +505,26 @@ static void print_template_text(tfx_buf *b, const char *s, size_t n)
     for (i = 0; i < n; i++) {
         char c = s[i];
 
+        if ((unsigned char)c >= 0x80) {
+            /* bytes that are not UTF-8 (possible only in a bare template,
+             * after a lone CR) cannot be written in quotes: U+FFFD instead */
+            int32_t cp;
+            size_t len = tfx_text_decode((const unsigned char *)s + i, n - i, &cp);
+
+            if (cp < 0)
+                tfx_buf_puts(b, "\\ufffd");
+            else
+                tfx_buf_put(b, s + i, len);
+            i += len - 1;
+            continue;
+        }
         switch (c) {
         case '\\': tfx_buf_puts(b, "\\\\"); break;
         case '"': tfx_buf_puts(b, "\\\""); break;
         case '\n': tfx_buf_puts(b, "\\n"); break;
         case '\r': tfx_buf_puts(b, "\\r"); break;
         case '\t': tfx_buf_puts(b, "\\t"); break;
+        case '\0': tfx_buf_puts(b, "\\u0000"); break;   /* the text is a C string */
         case '$':
         case '%':
             tfx_buf_putc(b, c);
@@ -545,6 +560,10 @@ static void print_steps(tfx_buf *b, const tfx_step *steps, size_t n)
     size_t i;
 
     for (i = 0; i < n; i++) {
+        /* a dot right after a digit would join a number token */
+        if ((steps[i].is_attr || steps[i].legacy) && b->len > 0
+            && b->data[b->len - 1] >= '0' && b->data[b->len - 1] <= '9')
+            tfx_buf_putc(b, ' ');
         if (steps[i].is_attr) {
             tfx_buf_putc(b, '.');
             tfx_buf_put(b, steps[i].name, steps[i].nname);
@@ -564,17 +583,16 @@ static bool is_text(const tfx_node *n)
     return n->kind == TFX_NODE_LITERAL && n->as.literal.kind == TFX_LIT_STRING;
 }
 
-/* Whether parts[i..n) is a non-empty run of literal strings, all empty. */
+/* Whether the run of literal strings at parts[i] is non-empty and all
+ * its strings are empty. */
 static bool empty_text_run(const tfx_node *const *parts, size_t i, size_t n)
 {
     size_t j;
 
-    if (i >= n)
-        return false;
-    for (j = i; j < n; j++)
-        if (!is_text(parts[j]) || parts[j]->as.literal.ntext > 0)
+    for (j = i; j < n && is_text(parts[j]); j++)
+        if (parts[j]->as.literal.ntext > 0)
             return false;
-    return true;
+    return j > i;
 }
 
 static bool is_directive(const tfx_node *n)
@@ -621,7 +639,7 @@ static bool print_parts(tfx_buf *b, const tfx_node *const *parts, size_t n, bool
                 tfx_buf_putc(b, ' ');
                 if (i == 0)
                     strip_open = true;   /* else the sequence before closed with "~}" */
-            } else if (len > 0 && last == next_lead) {
+            } else if (len > 0 && next_lead != 0 && last == next_lead) {
                 tfx_buf_putc(b, ' ');
                 strip_open = true;
             }

@@ -114,6 +114,7 @@ struct tfx_node {
             tfx_node *source;     /* RELATIVE_TRAVERSAL */
             tfx_step *steps;
             size_t nsteps;
+            size_t capsteps;      /* room in steps, while the parser appends */
         } traversal;
         struct {
             const char *name;

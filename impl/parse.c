@@ -483,29 +483,26 @@ static tfx_node *parse_with_traversals(parser *p)
  * traversal with that one step. */
 static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
 {
-    tfx_node *n;
+    tfx_node *n = expr;
 
-    if (expr->kind == TFX_NODE_SCOPE_TRAVERSAL || expr->kind == TFX_NODE_RELATIVE_TRAVERSAL) {
-        tfx_step *steps = tfx_p_alloc(p, (expr->as.traversal.nsteps + 1) * sizeof(tfx_step));
+    if (expr->kind != TFX_NODE_SCOPE_TRAVERSAL && expr->kind != TFX_NODE_RELATIVE_TRAVERSAL) {
+        n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
+        n->as.traversal.source = expr;
+    }
+    /* the steps array doubles when full, so a long chain stays linear */
+    if (n->as.traversal.nsteps >= n->as.traversal.capsteps) {
+        size_t cap = n->as.traversal.nsteps < 2 ? 4 : n->as.traversal.nsteps * 2;
+        tfx_step *steps = tfx_p_alloc(p, cap * sizeof(tfx_step));
 
-        if (steps != NULL) {
-            if (expr->as.traversal.nsteps > 0)
-                memcpy(steps, expr->as.traversal.steps,
-                       expr->as.traversal.nsteps * sizeof(tfx_step));
-            steps[expr->as.traversal.nsteps] = step;
-            expr->as.traversal.steps = steps;
-            expr->as.traversal.nsteps++;
-        }
-        expr->range = tfx_range_between(expr->range, step.range);
-        return expr;
+        if (steps == NULL)
+            return n;
+        if (n->as.traversal.nsteps > 0)
+            memcpy(steps, n->as.traversal.steps, n->as.traversal.nsteps * sizeof(tfx_step));
+        n->as.traversal.steps = steps;
+        n->as.traversal.capsteps = cap;
     }
-    n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(expr->range, step.range));
-    n->as.traversal.source = expr;
-    n->as.traversal.steps = tfx_p_alloc(p, sizeof(tfx_step));
-    if (n->as.traversal.steps != NULL) {
-        n->as.traversal.steps[0] = step;
-        n->as.traversal.nsteps = 1;
-    }
+    n->as.traversal.steps[n->as.traversal.nsteps++] = step;
+    n->range = tfx_range_between(n->range, step.range);
     return n;
 }
 

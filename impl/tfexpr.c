@@ -171,22 +171,49 @@ TFX_API char *tfx_source_dump(const tfx_source *src, tfx_dump_format format)
  * Rendering
  * ------------------------------------------------------------------ */
 
-/* The start of the line holding byte offset `at`, and its length without
- * the line ending. */
-static void line_around(const tfx_source *src, size_t at, size_t *start, size_t *len)
-{
-    size_t s = at > src->nbytes ? src->nbytes : at;
-    size_t e;
+/* How much of a long line is shown on each side of the subject. */
+#define CONTEXT_BYTES 80
 
-    while (s > 0 && src->text[s - 1] != '\n')
+/* Moves p forward to the start of a UTF-8 sequence (at most 3 bytes). */
+static size_t to_char_start(const unsigned char *t, size_t p, size_t limit)
+{
+    size_t k;
+
+    for (k = 0; k < 3 && p < limit && (t[p] & 0xC0) == 0x80; k++)
+        p++;
+    return p;
+}
+
+/* The part of the subject's line to show: the whole line, or at most
+ * CONTEXT_BYTES before and after the subject (so that rendering stays
+ * linear however long the line and however many diagnostics it has). */
+static void window(const tfx_source *src, size_t at, size_t until, size_t *ws, size_t *we,
+                   int *cut_before, int *cut_after)
+{
+    const unsigned char *t = src->text;
+    size_t n = src->nbytes;
+    size_t s = at > n ? n : at;
+    size_t e = until < s ? s : until > n ? n : until;
+    size_t lo = s > CONTEXT_BYTES ? s - CONTEXT_BYTES : 0;
+    size_t hi = n - e > CONTEXT_BYTES ? e + CONTEXT_BYTES : n;
+
+    while (s > lo && t[s - 1] != '\n')
         s--;
-    e = s;
-    while (e < src->nbytes && src->text[e] != '\n')
+    *cut_before = s > 0 && t[s - 1] != '\n';
+    if (*cut_before)
+        s = to_char_start(t, s, at);
+    /* the subject may run over lines: show up to its first line's end */
+    e = at > n ? n : at;
+    while (e < hi && t[e] != '\n')
         e++;
-    if (e > s && src->text[e - 1] == '\r')
+    *cut_after = e < n && t[e] != '\n';
+    if (*cut_after)
+        while (e > at && (t[e] & 0xC0) == 0x80)
+            e--;
+    if (!*cut_after && e > s && t[e - 1] == '\r')
         e--;
-    *start = s;
-    *len = e - s;
+    *ws = s;
+    *we = e;
 }
 
 TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic *d)
@@ -201,32 +228,32 @@ TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic 
     tfx_buf_printf(&b, "%s: %s [%s]\n", d->severity == TFX_SEV_ERROR ? "error" : "warning",
                    d->summary, d->category);
     if (d->has_subject && src->nbytes > 0) {
-        size_t ls;
-        size_t ll;
-        size_t i = 0;
-        size_t col = 1;
-        size_t end_col;
+        size_t ws;
+        size_t we;
+        int cut_before;
+        int cut_after;
+        size_t i;
         size_t w;
-        size_t carets;
+        size_t carets = 0;
+        size_t sub_start = d->subject.start.byte;
+        size_t sub_end = d->subject.end.byte;
         char num[32];
 
-        line_around(src, d->subject.start.byte, &ls, &ll);
+        window(src, sub_start, sub_end, &ws, &we, &cut_before, &cut_after);
         w = (size_t)snprintf(num, sizeof(num), "%zu", d->subject.start.line);
-        tfx_buf_printf(&b, " %s | ", num);
-        tfx_buf_put(&b, (const char *)src->text + ls, ll);
-        tfx_buf_printf(&b, "\n %*s | ", (int)w, "");
+        tfx_buf_printf(&b, " %s | %s", num, cut_before ? "..." : "");
+        tfx_buf_put(&b, (const char *)src->text + ws, we - ws);
+        tfx_buf_printf(&b, "%s\n %*s | %s", cut_after ? "..." : "", (int)w, "",
+                       cut_before ? "   " : "");
         /* spaces (tabs where the line has tabs) up to the subject, then
          * one caret per grapheme cluster of the subject on this line */
-        end_col = d->subject.end.line == d->subject.start.line ? d->subject.end.column : (size_t)-1;
-        for (; i < ll && col < d->subject.start.column; col++) {
-            tfx_buf_putc(&b, src->text[ls + i] == '\t' ? '\t' : ' ');
-            i += tfx_text_grapheme_len(src->text + ls + i, ll - i);
+        for (i = ws; i < we && i < sub_start;) {
+            tfx_buf_putc(&b, src->text[i] == '\t' ? '\t' : ' ');
+            i += tfx_text_grapheme_len(src->text + i, we - i);
         }
-        for (carets = 0; i < ll && col < end_col; col++, carets++) {
-            tfx_buf_putc(&b, '^');
-            i += tfx_text_grapheme_len(src->text + ls + i, ll - i);
-        }
-        if (carets == 0)
+        for (; i < we && i < sub_end; carets++)
+            i += tfx_text_grapheme_len(src->text + i, we - i);
+        for (i = 0; i < carets || i == 0; i++)
             tfx_buf_putc(&b, '^');
         tfx_buf_putc(&b, '\n');
     }

@@ -1,0 +1,196 @@
+# fuzz/fuzz.mk — the fuzzing targets, included by the top Makefile.
+#
+#   make fuzz                 every harness with clang and libFuzzer + ASan + UBSan,
+#                             in $(BUILD)/fuzz/
+#   make fuzz-replay          every harness with fuzz/replay.c instead of libFuzzer
+#                             (ASan + UBSan, $(CC): gcc or clang) over the seeds and
+#                             fuzz/regressions/<harness>/; part of make check
+#   make fuzz-smoke           each libFuzzer harness for FUZZ_SECONDS (default 60),
+#                             FUZZ_JOBS (default 2) at a time; fails on any finding
+#   make fuzz-seeds           the seed corpora, from the conformance cases
+#   make oss-fuzz             OSS-Fuzz / ClusterFuzzLite build: $(CC) $(CFLAGS), linked
+#                             with $(CXX) $(CXXFLAGS) $(LIB_FUZZING_ENGINE), into $(OUT)
+#
+# fuzz/README.md tells how to run one harness, reproduce, minimise and keep a
+# finding as a regression input.  Every variable here starts with FUZZ_ but
+# those OSS-Fuzz defines (OUT, LIB_FUZZING_ENGINE, CXX, CXXFLAGS, SRC).
+
+.PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
+
+FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter
+FUZZ_DIR       := $(BUILD)/fuzz
+FUZZ_SECONDS   ?= 60
+FUZZ_JOBS      ?= 2
+# The compiler of the libFuzzer builds (make fuzz, fuzz-smoke).
+FUZZ_CC        ?= clang
+
+# Which seed directories of tools/corpus-to-seeds each harness starts from
+# (fuzz/regressions/<harness>/ is always added).
+FUZZ_SEEDS_fuzz_lex            := expression template
+FUZZ_SEEDS_fuzz_parse_expr     := expression
+FUZZ_SEEDS_fuzz_parse_template := template expression
+FUZZ_SEEDS_fuzz_roundtrip      := roundtrip
+FUZZ_SEEDS_fuzz_adapter        := adapter
+
+FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
+                             conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)
+FUZZ_SEEDS     := $(FUZZ_DIR)/seeds
+FUZZ_SEEDS_OK  := $(FUZZ_SEEDS)/.stamp
+FUZZ_GEN       := $(FUZZ_DIR)/gen
+FUZZ_CAT_H     := $(FUZZ_GEN)/categories.h
+FUZZ_COMMON    := fuzz/fuzz_common.c
+FUZZ_HEADERS   := fuzz/fuzz_common.h $(FUZZ_CAT_H) $(wildcard impl/*.h)
+
+FUZZ_STD       := -std=c11 -D_POSIX_C_SOURCE=200809L
+FUZZ_INC        = -Iimpl -Ifuzz -I$(FUZZ_GEN) $(DEP_CFLAGS)
+FUZZ_WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+                  -Wold-style-definition -Wformat=2 -Wpointer-arith -Wcast-qual -Wvla \
+                  -Wundef -Wwrite-strings -Wredundant-decls
+FUZZ_SAN       := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_RUN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+                  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# The library compiled again with each build's flags (never build/libtfexpr.a).
+FUZZ_LIB_NAMES  = $(LIB_SRC:impl/%.c=%)
+
+# ---------------------------------------------------------------------------
+# Generated files: the category list, the seeds
+
+$(FUZZ_CAT_H): conformance/categories.json fuzz/gen-categories
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) fuzz/gen-categories $< $@
+
+fuzz-seeds: $(FUZZ_SEEDS_OK)
+$(FUZZ_SEEDS_OK): tools/corpus-to-seeds $(FUZZ_CASES)
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) tools/corpus-to-seeds $(FUZZ_SEEDS)
+	@touch $@
+
+# ---------------------------------------------------------------------------
+# make fuzz: clang, libFuzzer, ASan, UBSan
+
+FUZZ_LF_CFLAGS  = $(FUZZ_STD) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(FUZZ_WARN) \
+                  $(FUZZ_INC) $(CFLAGS)
+FUZZ_LF_DIR    := $(FUZZ_DIR)/libfuzzer
+FUZZ_LF_OBJ     = $(FUZZ_LIB_NAMES:%=$(FUZZ_LF_DIR)/impl/%.o) $(FUZZ_LF_DIR)/fuzz_common.o
+FUZZ_LF_BINS   := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/%)
+
+fuzz: $(FUZZ_LF_BINS)
+
+$(FUZZ_LF_DIR)/impl/%.o: impl/%.c $(wildcard impl/*.h) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (libFuzzer)"
+	$(Q)$(FUZZ_CC) $(FUZZ_LF_CFLAGS) -c $< -o $@
+
+$(FUZZ_LF_DIR)/%.o: fuzz/%.c $(FUZZ_HEADERS) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (libFuzzer)"
+	$(Q)$(FUZZ_CC) $(FUZZ_LF_CFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_LF_DIR)/fuzz_%.o $(FUZZ_LF_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_LF_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(DEP_LIBS)
+
+# Objects are kept, not removed as intermediate files.
+.SECONDARY: $(FUZZ_LF_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_LF_DIR)/%.o)
+
+# ---------------------------------------------------------------------------
+# make fuzz-replay: the harnesses with replay.c, $(CC), ASan, UBSan
+
+FUZZ_RP_CFLAGS  = $(ALL_CFLAGS) -O1 -g $(FUZZ_SAN) $(FUZZ_INC)
+FUZZ_RP_DIR    := $(FUZZ_DIR)/replay
+FUZZ_RP_OBJ     = $(FUZZ_LIB_NAMES:%=$(FUZZ_RP_DIR)/obj/impl/%.o) \
+                  $(FUZZ_RP_DIR)/obj/fuzz_common.o $(FUZZ_RP_DIR)/obj/replay.o
+FUZZ_RP_BINS   := $(FUZZ_HARNESSES:%=$(FUZZ_RP_DIR)/%)
+
+$(FUZZ_RP_DIR)/obj/impl/%.o: impl/%.c $(wildcard impl/*.h) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (replay)"
+	$(Q)$(CC) $(FUZZ_RP_CFLAGS) -c $< -o $@
+
+$(FUZZ_RP_DIR)/obj/%.o: fuzz/%.c $(FUZZ_HEADERS) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	@echo "  CC      $< (replay)"
+	$(Q)$(CC) $(FUZZ_RP_CFLAGS) -c $< -o $@
+
+$(FUZZ_RP_DIR)/fuzz_%: $(FUZZ_RP_DIR)/obj/fuzz_%.o $(FUZZ_RP_OBJ)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(FUZZ_RP_CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+.SECONDARY: $(FUZZ_RP_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_RP_DIR)/obj/%.o)
+
+# The seed directories and regression inputs of harness $(1).
+FUZZ_INPUTS = $(addprefix $(FUZZ_SEEDS)/,$(FUZZ_SEEDS_$(1))) $(wildcard fuzz/regressions/$(1))
+
+# Every harness runs even when one fails; a harness stops at its first
+# failing input, whose name it prints.
+fuzz-replay: $(FUZZ_RP_BINS) $(FUZZ_SEEDS_OK)
+	$(Q)failed=; $(foreach h,$(FUZZ_HARNESSES),\
+	  $(FUZZ_RUN_ENV) $(FUZZ_RP_DIR)/$(h) $(call FUZZ_INPUTS,$(h)) || failed="$$failed $(h)";) \
+	if [ -n "$$failed" ]; then echo "fuzz-replay: FAILED:$$failed (the reports are above)"; exit 1; fi; \
+	echo "fuzz-replay: every harness passed on its seeds and regression inputs"
+
+# ---------------------------------------------------------------------------
+# make fuzz-smoke: FUZZ_SECONDS of libFuzzer per harness, FUZZ_JOBS at a time
+# (fuzz/smoke.sh runs one: fork mode, so that it goes on after a finding).
+# Each harness's working corpus grows in $(FUZZ_DIR)/corpus/<harness> (kept
+# between runs); findings land in $(FUZZ_DIR)/artifacts/<harness>/, its log
+# in $(FUZZ_DIR)/logs/<harness>.log.
+
+FUZZ_SMOKE_TARGETS := $(FUZZ_HARNESSES:%=fuzz-smoke-%)
+.PHONY: $(FUZZ_SMOKE_TARGETS)
+
+fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_SEEDS_OK)
+	@echo "fuzz-smoke: $(words $(FUZZ_HARNESSES)) harnesses, $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	$(Q)status=0; $(MAKE) --no-print-directory -k -j$(FUZZ_JOBS) $(FUZZ_SMOKE_TARGETS) || status=$$?; \
+	  echo "fuzz-smoke: the last status line of each harness (logs in $(FUZZ_DIR)/logs/):"; \
+	  for h in $(FUZZ_HARNESSES); do \
+	    printf '  %-20s %s\n' "$$h" "$$(grep -E '^#[0-9]+' $(FUZZ_DIR)/logs/$$h.log | tail -1)"; \
+	    printf '  %-20s findings: %s\n' "" "$$(find $(FUZZ_DIR)/artifacts/$$h -type f | wc -l)"; \
+	  done; \
+	  if [ $$status -ne 0 ]; then \
+	    echo "fuzz-smoke: FAILED: inputs in $(FUZZ_DIR)/artifacts/<harness>/ (each reported above)"; exit 1; \
+	  fi; \
+	  echo "fuzz-smoke: nothing found"
+
+$(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.sh
+	@echo "  FUZZ    $* ($(FUZZ_SECONDS) s, log $(FUZZ_DIR)/logs/$*.log)"
+	$(Q)fuzz/smoke.sh $* $(FUZZ_SECONDS) $(FUZZ_DIR) $(call FUZZ_INPUTS,$*)
+
+# ---------------------------------------------------------------------------
+# make oss-fuzz: the build OSS-Fuzz and ClusterFuzzLite run
+# (.clusterfuzzlite/build.sh).  Compiler, flags and engine come from their
+# environment; the third-party libraries are linked statically, because the
+# machines that run the fuzzers have none of them.  Always a clean build:
+# each sanitizer comes with its own CFLAGS.
+
+OUT                ?= $(FUZZ_DIR)/oss-fuzz-out
+LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
+FUZZ_OSS_DIR       := $(FUZZ_DIR)/oss
+FUZZ_OSS_PKGS      := jansson libutf8proc mpfr gmp
+FUZZ_OSS_CFLAGS     = $(FUZZ_STD) $(CFLAGS) $(FUZZ_INC)
+FUZZ_OSS_LIBS       = $(shell pkg-config --static --libs-only-L $(FUZZ_OSS_PKGS)) -Wl,-Bstatic \
+                      $(shell pkg-config --static --libs-only-l $(FUZZ_OSS_PKGS)) -Wl,-Bdynamic -lm
+
+oss-fuzz: $(FUZZ_CAT_H) $(FUZZ_SEEDS_OK)
+	rm -rf $(FUZZ_OSS_DIR)
+	mkdir -p $(FUZZ_OSS_DIR) $(OUT)
+	set -e; for f in $(FUZZ_LIB_NAMES:%=impl/%.c) $(FUZZ_COMMON); do \
+	  $(CC) $(FUZZ_OSS_CFLAGS) -c $$f -o $(FUZZ_OSS_DIR)/$$(basename $$f .c).o; \
+	done
+	set -e; for h in $(FUZZ_HARNESSES); do \
+	  $(CC) $(FUZZ_OSS_CFLAGS) -c fuzz/$$h.c -o $(FUZZ_OSS_DIR)/$$h.main.o; \
+	  $(CXX) $(CXXFLAGS) -o $(OUT)/$$h $(FUZZ_OSS_DIR)/$$h.main.o \
+	    $(FUZZ_LIB_NAMES:%=$(FUZZ_OSS_DIR)/%.o) $(FUZZ_OSS_DIR)/fuzz_common.o \
+	    $(LIB_FUZZING_ENGINE) $(FUZZ_OSS_LIBS); \
+	  cp fuzz/$$h.options $(OUT)/$$h.options; \
+	done
+	cp fuzz/hcl.dict $(OUT)/hcl.dict
+	$(Q)set -e; $(foreach h,$(FUZZ_HARNESSES),\
+	  rm -f $(OUT)/$(h)_seed_corpus.zip; \
+	  find $(call FUZZ_INPUTS,$(h)) -type f ! -name '.*' | LC_ALL=C sort \
+	    | zip -q -j -X $(OUT)/$(h)_seed_corpus.zip -@; \
+	  echo "  ZIP     $(OUT)/$(h)_seed_corpus.zip";)
+
+fuzz-clean:
+	rm -rf $(FUZZ_DIR)

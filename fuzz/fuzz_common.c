@@ -1,0 +1,285 @@
+/*
+ * fuzz_common.c — checks shared by the harnesses (fuzz_common.h).
+ */
+#include "fuzz_common.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "categories.h"
+#include "diag.h"
+#include "parse.h"
+
+/* Whether tfx_ast_check must also hold for the tree of a parse with
+ * errors (the partial tree with placeholders that the parser always
+ * makes).  On by default; build with -DFUZZ_CHECK_ERROR_TREES=0 to check
+ * only trees of parses without errors. */
+#ifndef FUZZ_CHECK_ERROR_TREES
+#define FUZZ_CHECK_ERROR_TREES 1
+#endif
+
+/* How many diagnostics of a source are rendered (rendering scans the
+ * line of the subject, which is the whole input for a one-line one). */
+#define FUZZ_RENDER_DIAGS 16
+
+tfx_limits fuzz_limits(void)
+{
+    tfx_limits limits;
+
+    tfx_limits_init(&limits);
+    limits.max_source_bytes = FUZZ_MAX_SOURCE;
+    limits.max_depth = FUZZ_MAX_DEPTH;
+    limits.max_memory_bytes = FUZZ_MAX_MEMORY;
+    return limits;
+}
+
+void fuzz_fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fputs("fuzz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+void fuzz_print_bytes(const char *label, const void *data, size_t size)
+{
+    const unsigned char *s = data;
+    size_t i;
+
+    fprintf(stderr, "%s (%zu bytes): \"", label, size);
+    for (i = 0; i < size; i++) {
+        unsigned char c = s[i];
+
+        if (c == '"' || c == '\\')
+            fprintf(stderr, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", stderr);
+        else if (c == '\t')
+            fputs("\\t", stderr);
+        else if (c >= 0x20 && c < 0x7F)
+            fputc(c, stderr);
+        else
+            /* octal, so that a following hex digit is not swallowed */
+            fprintf(stderr, "\\%03o", c);
+    }
+    fputs("\"\n", stderr);
+}
+
+int fuzz_known_category(const char *id)
+{
+    size_t i;
+
+    if (id == NULL)
+        return 0;
+    for (i = 0; i < sizeof(fuzz_categories) / sizeof(fuzz_categories[0]); i++)
+        if (strcmp(id, fuzz_categories[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void fuzz_check_range(const tfx_range *r, size_t nbytes, const char *what)
+{
+    const char *err = NULL;
+
+    if (r->start.byte > r->end.byte)
+        err = "ends before it starts (bytes)";
+    else if (r->end.byte > nbytes)
+        err = "runs past the end of the source";
+    else if (r->start.line < 1 || r->start.column < 1 || r->end.line < 1 || r->end.column < 1)
+        err = "has a line or column 0";
+    else if (r->start.line > r->end.line
+             || (r->start.line == r->end.line && r->start.column > r->end.column))
+        err = "runs backwards (lines and columns)";
+    else if (r->end.line - 1 > r->end.byte || r->end.column - 1 > r->end.byte)
+        err = "has a line or column beyond its byte offset";
+    if (err != NULL)
+        fuzz_fail("%s %s: %zu:%zu:%zu-%zu:%zu:%zu in a source of %zu bytes", what, err,
+                  r->start.byte, r->start.line, r->start.column,
+                  r->end.byte, r->end.line, r->end.column, nbytes);
+}
+
+void fuzz_check_json(const char *text, int one_line, const char *what)
+{
+    json_error_t error;
+    json_t *v;
+
+    if (text == NULL)
+        fuzz_fail("%s is NULL", what);
+    if (one_line && strpbrk(text, "\r\n") != NULL)
+        fuzz_fail("%s is not one line: %s", what, text);
+    v = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &error);
+    if (v == NULL)
+        fuzz_fail("%s is not valid JSON (%s at %d): %s", what, error.text, error.position, text);
+    json_decref(v);
+}
+
+void fuzz_check_source(const tfx_source *src, size_t nbytes)
+{
+    size_t n = tfx_source_diagnostic_count(src);
+    int errors = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
+        char *text;
+
+        if (d == NULL)
+            fuzz_fail("diagnostic %zu of %zu is NULL", i, n);
+        if (!fuzz_known_category(d->category))
+            fuzz_fail("diagnostic %zu has the unknown category \"%s\"", i,
+                      d->category != NULL ? d->category : "(null)");
+        if (d->phase != TFX_PHASE_PARSE)
+            fuzz_fail("diagnostic %zu of a parse has phase eval", i);
+        if (d->severity != TFX_SEV_ERROR && d->severity != TFX_SEV_WARNING)
+            fuzz_fail("diagnostic %zu has severity %d", i, (int)d->severity);
+        if (d->summary == NULL || d->summary[0] == '\0')
+            fuzz_fail("diagnostic %zu (%s) has no summary", i, d->category);
+        if (d->has_subject)
+            fuzz_check_range(&d->subject, nbytes, "a diagnostic's subject");
+        if (d->has_context)
+            fuzz_check_range(&d->context, nbytes, "a diagnostic's context");
+        if (d->severity == TFX_SEV_ERROR)
+            errors++;
+        /* rendering scans the source line: the first few are enough */
+        if (i < FUZZ_RENDER_DIAGS) {
+            text = tfx_diagnostic_render(src, d);
+            if (text == NULL)
+                fuzz_fail("tfx_diagnostic_render returned NULL");
+            tfx_free(text);
+        }
+        text = tfx_diagnostic_json(d);
+        fuzz_check_json(text, 1, "tfx_diagnostic_json");
+        tfx_free(text);
+    }
+    if (errors > 0 && !tfx_source_has_errors(src))
+        fuzz_fail("%d error diagnostics, but tfx_source_has_errors says none", errors);
+    if (errors == 0 && tfx_source_has_errors(src))
+        fuzz_fail("tfx_source_has_errors without an error diagnostic");
+    if (errors == 0) {
+        static const tfx_dump_format formats[] = {
+            TFX_DUMP_SEXPR, TFX_DUMP_SEXPR_RANGES, TFX_DUMP_JSON, TFX_DUMP_SOURCE,
+        };
+
+        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+            char *dump = tfx_source_dump(src, formats[i]);
+
+            if (dump == NULL)
+                fuzz_fail("tfx_source_dump(format %d) of a source without errors is NULL",
+                          (int)formats[i]);
+            if (formats[i] == TFX_DUMP_JSON)
+                fuzz_check_json(dump, 0, "the JSON dump");
+            tfx_free(dump);
+        }
+    }
+}
+
+static int same_range(const tfx_range *a, const tfx_range *b)
+{
+    return a->start.byte == b->start.byte && a->start.line == b->start.line
+           && a->start.column == b->start.column && a->end.byte == b->end.byte
+           && a->end.line == b->end.line && a->end.column == b->end.column;
+}
+
+/* An input above the size limit: one resource.limit error, no tree. */
+static void check_refusal(const uint8_t *data, size_t size, tfx_mode mode)
+{
+    tfx_limits limits = fuzz_limits();
+    tfx_source *src = tfx_source_parse(NULL, (const char *)data, size, mode, &limits);
+    const tfx_diagnostic *d;
+
+    if (src == NULL)
+        fuzz_fail("tfx_source_parse returned NULL for an input above the size limit");
+    fuzz_check_source(src, 0);
+    d = tfx_source_diagnostic(src, 0);
+    if (!tfx_source_has_errors(src) || tfx_source_diagnostic_count(src) != 1 || d == NULL
+        || strcmp(d->category, "resource.limit") != 0)
+        fuzz_fail("an input of %zu bytes (limit %zu) is not refused with one resource.limit "
+                  "error", size, FUZZ_MAX_SOURCE);
+    tfx_source_free(src);
+}
+
+void fuzz_parse_one(const uint8_t *data, size_t size, tfx_mode mode)
+{
+    tfx_limits limits = fuzz_limits();
+    tfx_source *src;
+    tfx_arena *arena;
+    tfx_diags diags;
+    tfx_node *root;
+    size_t n;
+    size_t i;
+    const char *err;
+    char *text;
+
+    if (size > FUZZ_MAX_SOURCE) {
+        check_refusal(data, size, mode);
+        return;
+    }
+    src = tfx_source_parse(NULL, (const char *)data, size, mode, &limits);
+    if (src == NULL)
+        fuzz_fail("tfx_source_parse returned NULL");
+    fuzz_check_source(src, size);
+    /* An input this small must not need FUZZ_MAX_MEMORY: of the limits,
+     * only the depth limit may be reached. */
+    for (i = 0; i < tfx_source_diagnostic_count(src); i++) {
+        const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
+
+        if (strcmp(d->category, "resource.limit") == 0 && strcmp(d->summary, "Nesting too deep") != 0)
+            fuzz_fail("an input of %zu bytes reached a resource limit other than depth (%zu MiB "
+                      "of memory): %s", size, FUZZ_MAX_MEMORY >> 20, d->summary);
+    }
+
+    /* The same parse again, internally, to reach the tree. */
+    arena = tfx_arena_new(FUZZ_MAX_MEMORY);
+    if (arena == NULL) {
+        tfx_source_free(src);
+        return;
+    }
+    tfx_diags_init(&diags, arena);
+    root = tfx_parse(arena, data, size,
+                     mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
+                     FUZZ_MAX_DEPTH, &diags);
+    n = tfx_source_diagnostic_count(src);
+    if (diags.n != n)
+        fuzz_fail("tfx_parse reported %zu diagnostics, tfx_source_parse %zu", diags.n, n);
+    for (i = 0; i < n; i++) {
+        const tfx_diagnostic *pub = tfx_source_diagnostic(src, i);
+        const tfx_diag *in = &diags.items[i];
+
+        if (strcmp(pub->category, tfx_category_id(in->category)) != 0
+            || pub->has_subject != in->has_subject
+            || (in->has_subject && !same_range(&pub->subject, &in->subject)))
+            fuzz_fail("diagnostic %zu differs between tfx_parse and tfx_source_parse", i);
+    }
+    if ((root == NULL || tfx_diags_has_errors(&diags)) != (tfx_source_has_errors(src) != 0))
+        fuzz_fail("tfx_parse and tfx_source_parse disagree on errors");
+    if (root != NULL) {
+        int errors = tfx_diags_has_errors(&diags);
+
+        err = tfx_ast_check(root, size);
+        if (err != NULL && (!errors || FUZZ_CHECK_ERROR_TREES))
+            fuzz_fail("tfx_ast_check on the tree of a parse %s: %s",
+                      errors ? "with errors" : "without errors", err);
+        /* every tree is walkable, printable and freeable */
+        text = tfx_ast_sexpr(root, true);
+        tfx_free(text);
+        text = tfx_ast_json(root);
+        fuzz_check_json(text, 0, "tfx_ast_json");
+        tfx_free(text);
+        text = tfx_ast_print(root);
+        if (text == NULL)
+            fuzz_fail("tfx_ast_print returned NULL");
+        tfx_free(text);
+    }
+    tfx_arena_free(arena);
+    tfx_source_free(src);
+}
