@@ -236,7 +236,7 @@ lint-scan: | $(DEPS_OK)
 
 # ---------------------------------------------------------------------------
 
-check: all test runner-test reference-test lexdiff corpus-lint conformance-reference conformance asan lint
+check: all test runner-test reference-test lexdiff corpus-lint conformance-reference conformance fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 
 install: all
