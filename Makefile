@@ -72,7 +72,7 @@ DEPS_OK    := $(BUILD)/.deps-ok
 
 .PHONY: all help deps reference reference-test lexdiff test unit-test cli-test runner-test corpus-lint \
         conformance conformance-reference asan lint lint-tidy lint-cppcheck \
-        lint-scan check install uninstall clean
+        lint-scan check install install-test uninstall clean
 
 all: $(BUILD)/libtfexpr.a $(BUILD)/libtfexpr.so $(BIN)/tfexpr $(BIN)/tfexpr-conformance
 
@@ -236,7 +236,7 @@ lint-scan: | $(DEPS_OK)
 
 # ---------------------------------------------------------------------------
 
-check: all test runner-test reference-test lexdiff corpus-lint conformance-reference conformance fuzz-replay fuzz-smoke asan lint
+check: all test install-test runner-test reference-test lexdiff corpus-lint conformance-reference conformance fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 
 install: all
@@ -251,6 +251,23 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	  -e 's|@VERSION@|$(VERSION)|g' impl/tfexpr.pc.in \
 	  > $(DESTDIR)$(LIBDIR)/pkgconfig/tfexpr.pc
+
+# Installs into a scratch DESTDIR and builds a program against the result
+# through its pkg-config file.
+install-test: all
+	$(Q)rm -rf $(BUILD)/install-test
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(abspath $(BUILD))/install-test PREFIX=/usr >/dev/null
+	$(Q)printf '#include <tfexpr.h>\n#include <stdio.h>\nint main(void) { puts(tfx_version()); return 0; }\n' \
+	  > $(BUILD)/install-test/use.c
+	$(Q)PKG_CONFIG_SYSROOT_DIR=$(abspath $(BUILD))/install-test \
+	  PKG_CONFIG_PATH=$(abspath $(BUILD))/install-test/usr/lib/pkgconfig \
+	  $(CC) -o $(BUILD)/install-test/use $(BUILD)/install-test/use.c \
+	  $$(PKG_CONFIG_SYSROOT_DIR=$(abspath $(BUILD))/install-test \
+	     PKG_CONFIG_PATH=$(abspath $(BUILD))/install-test/usr/lib/pkgconfig \
+	     pkg-config --cflags --libs --static tfexpr)
+	$(Q)test "$$(LD_LIBRARY_PATH=$(abspath $(BUILD))/install-test/usr/lib $(BUILD)/install-test/use)" = "$(VERSION)"
+	$(Q)test -x $(BUILD)/install-test/usr/bin/tfexpr
+	@echo "install-test: the installed library, header, pkg-config file and tfexpr work"
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/tfexpr $(DESTDIR)$(PREFIX)/include/tfexpr.h \
