@@ -233,6 +233,7 @@ lint-scan: | $(DEPS_OK)
 
 -include fuzz/fuzz.mk
 -include tools/bench.mk
+-include tools/numdiff.mk
 
 # ---------------------------------------------------------------------------
 
