@@ -21,6 +21,7 @@ static char *nest(const char *prefix, const char *middle, const char *suffix, si
     char *p = s;
     size_t i;
 
+    *len = 0;
     if (s == NULL)
         return NULL;
     for (i = 0; i < n; i++, p += lp)
@@ -73,7 +74,7 @@ static void test_deep_nesting(void)
     for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         size_t n;
         char *text = nest(shapes[i].prefix, shapes[i].middle, shapes[i].suffix, 100000, &n);
-        tfx_source *src = tfx_source_parse(NULL, text, n, shapes[i].mode, NULL);
+        tfx_source *src = text != NULL ? tfx_source_parse(NULL, text, n, shapes[i].mode, NULL) : NULL;
 
         CHECK(src != NULL);
         if (src != NULL) {
