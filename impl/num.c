@@ -1,12 +1,324 @@
 /*
- * num.c — numbers over GMP and MPFR.
+ * num.c — numbers over GMP and MPFR (spec/numbers.md).
+ *
+ * A tfx_num reproduces a cty number, which is a Go math/big.Float: every
+ * operation here computes what the Go operation computes, bit for bit.
+ * MPFR's correctly rounded operations agree with Go's (both round the
+ * exact result to nearest, ties to even) once the exponent range is Go's
+ * (go_range) and Go's flush of tiny results to zero is applied (go_fix).
+ * Go's parsing and formatting are not simply "correct rounding" and are
+ * reproduced step by step (parse_text, shortest).
  */
 #include "num.h"
 
 #include <gmp.h>
+#include <limits.h>
+#include <math.h>
+#include <mpfr.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct tfx_num {
+    mpfr_t v;
+};
+
+/* Go's exponent range for x = 0.1bbb… × 2^exp [num.value]. */
+#define GO_MIN_EXP INT32_MIN
+#define GO_MAX_EXP INT32_MAX
+
+typedef struct {
+    mpfr_exp_t emin, emax;
+} saved_range;
+
+/* Sets MPFR's exponent range to Go's, remembering the caller's. */
+static saved_range go_range(void)
+{
+    saved_range s;
+
+    s.emin = mpfr_get_emin();
+    s.emax = mpfr_get_emax();
+    mpfr_set_emin(GO_MIN_EXP);
+    mpfr_set_emax(GO_MAX_EXP);
+    return s;
+}
+
+static void restore_range(saved_range s)
+{
+    mpfr_set_emin(s.emin);
+    mpfr_set_emax(s.emax);
+}
+
+/* Go flushes to zero every result whose exact value is below 2^(MinExp-1),
+ * where MPFR rounds to nearest and may give 2^(MinExp-1) instead; `ternary`
+ * is the MPFR return value that computed r. */
+static void go_fix(mpfr_ptr r, int ternary)
+{
+    if (ternary != 0 && mpfr_regular_p(r) && mpfr_get_exp(r) == GO_MIN_EXP
+        && mpfr_min_prec(r) == 1 && (ternary > 0) == (mpfr_sgn(r) > 0))
+        mpfr_set_zero(r, mpfr_signbit(r) ? -1 : 1);
+}
+
+static void num_clear(void *p)
+{
+    mpfr_clear(((tfx_num *)p)->v);
+}
+
+/* A new number of precision prec in a (value +0), or NULL. */
+static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
+{
+    tfx_num *n = tfx_arena_alloc(a, sizeof *n);
+
+    if (n == NULL)
+        return NULL;
+    mpfr_init2(n->v, prec);
+    if (!tfx_arena_finalizer(a, num_clear, n)) {
+        mpfr_clear(n->v);
+        return NULL;
+    }
+    mpfr_set_zero(n->v, 1);
+    return n;
+}
+
+static mpfr_prec_t max_prec(mpfr_prec_t p, mpfr_prec_t q)
+{
+    return p > q ? p : q;
+}
+
+const char *tfx_num_err_reason(tfx_num_err err)
+{
+    switch (err) {
+    case TFX_NUM_OK:
+        return "no error";
+    case TFX_NUM_ERR_NOMEM:
+        return "out of memory";
+    case TFX_NUM_ERR_SYNTAX:
+        return "a number is required";
+    case TFX_NUM_ERR_ADD_INF:
+        return "can't compute sum of opposing infinities";
+    case TFX_NUM_ERR_SUB_INF:
+        return "can't subtract infinity from itself";
+    case TFX_NUM_ERR_MUL_ZERO_INF:
+        return "can't multiply zero by infinity";
+    case TFX_NUM_ERR_DIV_INDET:
+        return "can't divide zero by zero or infinity by infinity";
+    case TFX_NUM_ERR_MOD_INF:
+        return "can't use modulo with zero and infinity";
+    case TFX_NUM_ERR_MOD_INF_QUOTIENT:
+        return "can't use modulo with an infinite dividend or quotient";
+    }
+    return "unknown error";
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing [num.parse]
+ */
+
+/* 5^n as Go's Float.pow5 computes it into p (precision 576 = 512 + 64):
+ * exact up to 5^27, then 5^27 times repeated squares of 5 kept at 640
+ * bits, each product rounded. */
+static void pow5(mpfr_ptr p, uint64_t n)
+{
+    static const uint64_t five27 = UINT64_C(7450580596923828125);
+    mpfr_t f;
+    int t;
+
+    if (n <= 27) {
+        uint64_t v = 1;
+
+        while (n-- > 0)
+            v *= 5;
+        mpfr_set_uj(p, v, MPFR_RNDN);
+        return;
+    }
+    mpfr_set_uj(p, five27, MPFR_RNDN);
+    n -= 27;
+    mpfr_init2(f, mpfr_get_prec(p) + 64);
+    mpfr_set_ui(f, 5, MPFR_RNDN);
+    while (n > 0) {
+        if (n & 1) {
+            t = mpfr_mul(p, p, f, MPFR_RNDN);
+            go_fix(p, t);
+        }
+        n >>= 1;
+        if (n > 0) {
+            t = mpfr_mul(f, f, f, MPFR_RNDN);
+            go_fix(f, t);
+        }
+    }
+    mpfr_clear(f);
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Reads text as Go's Float.Parse with base 10 into r (precision 512);
+ * false if Go reports an error. */
+static bool parse_text(mpfr_ptr r, const char *text, size_t n)
+{
+    size_t i = 0, ndigits = 0, nfrac = 0, mstart;
+    bool neg = false, point = false;
+    int64_t exp = 0, exp2, exp5;
+    bool binexp = false;
+    char *digits;
+    mpz_t m;
+
+    if ((n == 3 && (memcmp(text, "Inf", 3) == 0 || memcmp(text, "inf", 3) == 0))
+        || (n == 4 && (text[0] == '+' || text[0] == '-')
+            && (memcmp(text + 1, "Inf", 3) == 0 || memcmp(text + 1, "inf", 3) == 0))) {
+        mpfr_set_inf(r, text[0] == '-' ? -1 : 1);
+        return true;
+    }
+    if (i < n && (text[i] == '+' || text[i] == '-'))
+        neg = text[i++] == '-';
+    /* mantissa: digits with at most one point */
+    mstart = i;
+    for (; i < n; i++) {
+        if (text[i] == '.' && !point)
+            point = true;
+        else if (is_digit(text[i])) {
+            ndigits++;
+            if (point)
+                nfrac++;
+        } else
+            break;
+    }
+    if (ndigits == 0)
+        return false;
+    digits = malloc(ndigits + 1);
+    if (digits == NULL)
+        return false;
+    {
+        size_t j, k = 0;
+
+        for (j = mstart; j < i; j++)
+            if (text[j] != '.')
+                digits[k++] = text[j];
+        digits[k] = '\0';
+    }
+    /* exponent: e or p, an optional sign, digits fitting in an int64 */
+    if (i < n && (text[i] == 'e' || text[i] == 'E' || text[i] == 'p' || text[i] == 'P')) {
+        bool eneg = false, any = false;
+
+        binexp = text[i] == 'p' || text[i] == 'P';
+        i++;
+        if (i < n && (text[i] == '+' || text[i] == '-'))
+            eneg = text[i++] == '-';
+        /* accumulate as a negative number: -2^63 fits, 2^63 does not */
+        for (; i < n && is_digit(text[i]); i++) {
+            int d = text[i] - '0';
+
+            any = true;
+            if (exp < (INT64_MIN + d) / 10) {
+                free(digits);
+                return false;
+            }
+            exp = exp * 10 - d;
+        }
+        if (!any || (!eneg && exp == INT64_MIN)) {
+            free(digits);
+            return false;
+        }
+        if (!eneg)
+            exp = -exp;
+    }
+    if (i != n) {
+        free(digits);
+        return false;
+    }
+    mpz_init_set_str(m, digits, 10);
+    free(digits);
+    if (mpz_sgn(m) == 0) {
+        mpz_clear(m);
+        mpfr_set_zero(r, neg ? -1 : 1);
+        return true;
+    }
+    /* m × 2^(exp2 - bitlen(m)) × 5^exp5, exp2 in Go's exponent range */
+    exp2 = (int64_t)mpz_sizeinbase(m, 2);
+    if (nfrac > (size_t)INT32_MAX) {
+        mpz_clear(m);
+        return false;
+    }
+    /* the point divides by 10^nfrac; e multiplies by 10^exp, p by 2^exp */
+    exp2 -= (int64_t)nfrac;
+    if ((exp > 0 && exp2 > INT64_MAX - exp) || (exp < 0 && exp2 < INT64_MIN - exp)
+        || exp2 + exp < GO_MIN_EXP || exp2 + exp > GO_MAX_EXP) {
+        mpz_clear(m);
+        return false;
+    }
+    exp2 += exp;
+    exp5 = binexp ? -(int64_t)nfrac : exp2 - (int64_t)mpz_sizeinbase(m, 2);
+    {
+        mpfr_t x;
+        int t;
+        long bits = (long)mpz_sizeinbase(m, 2);
+
+        mpfr_init2(x, bits < MPFR_PREC_MIN ? MPFR_PREC_MIN : bits);
+        mpfr_set_z_2exp(x, m, (mpfr_exp_t)(exp2 - bits), MPFR_RNDN); /* exact */
+        mpz_clear(m);
+        if (exp5 == 0) {
+            t = mpfr_set(r, x, MPFR_RNDN);
+        } else {
+            mpfr_t p;
+
+            mpfr_init2(p, mpfr_get_prec(r) + 64);
+            pow5(p, exp5 < 0 ? (uint64_t)-exp5 : (uint64_t)exp5);
+            if (exp5 < 0)
+                t = mpfr_div(r, x, p, MPFR_RNDN);
+            else
+                t = mpfr_mul(r, x, p, MPFR_RNDN);
+            mpfr_clear(p);
+        }
+        mpfr_clear(x);
+        go_fix(r, t);
+    }
+    if (neg)
+        mpfr_neg(r, r, MPFR_RNDN);
+    return true;
+}
+
+tfx_num_err tfx_num_parse_n(tfx_arena *a, const char *text, size_t nbytes,
+                            const tfx_num **out)
+{
+    tfx_num *n = num_new(a, TFX_NUM_PREC_TEXT);
+    saved_range s;
+    bool ok;
+
+    if (n == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    s = go_range();
+    ok = parse_text(n->v, text, nbytes);
+    restore_range(s);
+    if (!ok)
+        return TFX_NUM_ERR_SYNTAX;
+    *out = n;
+    return TFX_NUM_OK;
+}
+
+const tfx_num *tfx_num_from_int64(tfx_arena *a, int64_t v)
+{
+    tfx_num *n = num_new(a, TFX_NUM_PREC_INT);
+
+    if (n == NULL)
+        return NULL;
+    mpfr_set_sj(n->v, (intmax_t)v, MPFR_RNDN); /* exact: 64 bits */
+    return n;
+}
+
+const tfx_num *tfx_num_from_double(tfx_arena *a, double v)
+{
+    tfx_num *n;
+
+    if (isnan(v))
+        return NULL;
+    n = num_new(a, TFX_NUM_PREC_FLOAT);
+    if (n == NULL)
+        return NULL;
+    mpfr_set_d(n->v, v, MPFR_RNDN); /* exact: 53 bits, sign of zero kept */
+    return n;
+}
 
 bool tfx_num_literal_ok(const char *text, size_t n)
 {
@@ -93,4 +405,495 @@ bool tfx_num_literal_ok(const char *text, size_t n)
         ok = exp2 >= INT32_MIN && exp2 <= INT32_MAX;
     }
     return ok;
+}
+
+/* ------------------------------------------------------------------------
+ * Formatting [num.format]
+ */
+
+/* A decimal 0.mant × 10^exp with no trailing zeros in mant; the empty
+ * mantissa is zero.  As Go's math/big decimal. */
+typedef struct {
+    char *mant; /* malloc'd digits, not NUL-terminated */
+    size_t len;
+    int64_t exp;
+} decimal;
+
+/* d = the exact decimal of n × 2^e, n >= 0; n is clobbered.  false if
+ * malloc fails. */
+static bool decimal_init(decimal *d, mpz_ptr n, int64_t e)
+{
+    size_t nbytes, i;
+
+    d->mant = NULL;
+    d->len = 0;
+    d->exp = 0;
+    if (mpz_sgn(n) == 0)
+        return true;
+    if (e < 0) {
+        mp_bitcnt_t tz = mpz_scan1(n, 0);
+        uint64_t s = (uint64_t)-e < tz ? (uint64_t)-e : tz;
+
+        mpz_fdiv_q_2exp(n, n, (mp_bitcnt_t)s);
+        e += (int64_t)s;
+    }
+    if (e > 0) {
+        mpz_mul_2exp(n, n, (mp_bitcnt_t)e);
+        e = 0;
+    }
+    if (e < 0) {
+        mpz_t p;
+
+        mpz_init(p);
+        mpz_ui_pow_ui(p, 5, (unsigned long)-e);
+        mpz_mul(n, n, p);
+        mpz_clear(p);
+    }
+    nbytes = mpz_sizeinbase(n, 10) + 2;
+    d->mant = malloc(nbytes);
+    if (d->mant == NULL)
+        return false;
+    mpz_get_str(d->mant, 10, n);
+    d->len = strlen(d->mant);
+    d->exp = (int64_t)d->len + e;
+    for (i = d->len; i > 0 && d->mant[i - 1] == '0'; i--)
+        ;
+    d->len = i;
+    if (i == 0)
+        d->exp = 0;
+    return true;
+}
+
+static char decimal_at(const decimal *d, int64_t i)
+{
+    if (i >= 0 && (uint64_t)i < d->len)
+        return d->mant[i];
+    return '0';
+}
+
+static void decimal_trim(decimal *d)
+{
+    while (d->len > 0 && d->mant[d->len - 1] == '0')
+        d->len--;
+    if (d->len == 0)
+        d->exp = 0;
+}
+
+static void decimal_round_up(decimal *d, size_t n)
+{
+    if (n >= d->len)
+        return;
+    while (n > 0 && d->mant[n - 1] >= '9')
+        n--;
+    if (n == 0) {
+        d->mant[0] = '1';
+        d->len = 1;
+        d->exp++;
+        return;
+    }
+    d->mant[n - 1]++;
+    d->len = n;
+}
+
+static void decimal_round_down(decimal *d, size_t n)
+{
+    if (n >= d->len)
+        return;
+    d->len = n;
+    decimal_trim(d);
+}
+
+/* Rounds d to n digits, to nearest, ties to even. */
+static void decimal_round(decimal *d, size_t n)
+{
+    bool up;
+
+    if (n >= d->len)
+        return;
+    if (d->mant[n] == '5' && n + 1 == d->len)
+        up = n > 0 && ((d->mant[n - 1] - '0') & 1) != 0;
+    else
+        up = d->mant[n] >= '5';
+    if (up)
+        decimal_round_up(d, n);
+    else
+        decimal_round_down(d, n);
+}
+
+/* Shortens d, the exact decimal of x, to the digits Go's roundShortest
+ * keeps: the bounds are x ∓ ½ ulp at x's precision (the mantissa taken to
+ * prec+1 bits), usable themselves iff the mantissa is even; the digits of
+ * d, lower and upper are compared position by position as Go does.
+ * false if malloc fails. */
+static bool shortest(decimal *d, mpfr_srcptr x)
+{
+    mpz_t mant, t;
+    mpfr_exp_t e;
+    decimal lower, upper;
+    bool inclusive, ok = true;
+    size_t i;
+
+    if (d->len == 0)
+        return true;
+    mpz_init(mant);
+    mpz_init(t);
+    e = mpfr_get_z_2exp(mant, x); /* |mant| has exactly prec bits */
+    mpz_abs(mant, mant);
+    inclusive = mpz_even_p(mant);
+    mpz_mul_2exp(mant, mant, 1);
+    e -= 1;
+    mpz_sub_ui(t, mant, 1);
+    ok = decimal_init(&lower, t, (int64_t)e);
+    mpz_add_ui(t, mant, 1);
+    if (ok && !decimal_init(&upper, t, (int64_t)e)) {
+        free(lower.mant);
+        ok = false;
+    }
+    mpz_clear(mant);
+    mpz_clear(t);
+    if (!ok)
+        return false;
+    for (i = 0; i < d->len; i++) {
+        char m = d->mant[i];
+        char l = decimal_at(&lower, (int64_t)i);
+        char u = decimal_at(&upper, (int64_t)i);
+        bool okdown = l != m || (inclusive && i + 1 == lower.len);
+        bool okup = m != u && (inclusive || m + 1 < u || i + 1 < upper.len);
+
+        if (okdown && okup) {
+            decimal_round(d, i + 1);
+            break;
+        }
+        if (okdown) {
+            decimal_round_down(d, i + 1);
+            break;
+        }
+        if (okup) {
+            decimal_round_up(d, i + 1);
+            break;
+        }
+    }
+    free(lower.mant);
+    free(upper.mant);
+    return true;
+}
+
+size_t tfx_num_format_max_bytes(const tfx_num *x)
+{
+    int64_t e, p, n;
+
+    if (!mpfr_regular_p(x->v))
+        return 4; /* "-Inf", "+Inf", "-0", "0" */
+    e = (int64_t)mpfr_get_exp(x->v);
+    p = (int64_t)mpfr_get_prec(x->v);
+    /* sign, integer digits (one more for a carry), point, fraction */
+    n = 1 + (e > 0 ? e / 3 + 2 : 1) + 1 + (p > e ? p - e : 0);
+    return (uint64_t)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
+}
+
+char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes)
+{
+    decimal d;
+    int64_t fprec, i, nint;
+    size_t size, k = 0;
+    char *out;
+
+    if (mpfr_inf_p(x->v)) {
+        out = tfx_arena_strndup(a, mpfr_signbit(x->v) ? "-Inf" : "+Inf", 4);
+        if (out != NULL && nbytes != NULL)
+            *nbytes = 4;
+        return out;
+    }
+    d.mant = NULL;
+    d.len = 0;
+    d.exp = 0;
+    if (mpfr_regular_p(x->v)) {
+        mpz_t n;
+        mpfr_exp_t e;
+
+        mpz_init(n);
+        e = mpfr_get_z_2exp(n, x->v);
+        mpz_abs(n, n);
+        if (!decimal_init(&d, n, (int64_t)e)) {
+            mpz_clear(n);
+            return NULL;
+        }
+        mpz_clear(n);
+        if (!shortest(&d, x->v)) {
+            free(d.mant);
+            return NULL;
+        }
+    }
+    /* Go's fmtF with the shortest digits' own fraction length */
+    fprec = (int64_t)d.len - d.exp;
+    if (fprec < 0)
+        fprec = 0;
+    nint = d.exp > 0 ? d.exp : 1;
+    size = (size_t)(1 + nint + (fprec > 0 ? 1 + fprec : 0));
+    out = tfx_arena_alloc(a, size + 1);
+    if (out == NULL) {
+        free(d.mant);
+        return NULL;
+    }
+    if (mpfr_signbit(x->v))
+        out[k++] = '-';
+    if (d.exp > 0) {
+        for (i = 0; i < d.exp; i++)
+            out[k++] = decimal_at(&d, i);
+    } else
+        out[k++] = '0';
+    if (fprec > 0) {
+        out[k++] = '.';
+        for (i = 0; i < fprec; i++)
+            out[k++] = decimal_at(&d, d.exp + i);
+    }
+    out[k] = '\0';
+    free(d.mant);
+    if (nbytes != NULL)
+        *nbytes = k;
+    return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Arithmetic [num.arith]
+ */
+
+static mpfr_prec_t prec_of(const tfx_num *x)
+{
+    return mpfr_get_prec(x->v);
+}
+
+tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out)
+{
+    tfx_num *r;
+    saved_range s;
+    int t;
+
+    if (mpfr_inf_p(x->v) && mpfr_inf_p(y->v) && mpfr_signbit(x->v) != mpfr_signbit(y->v))
+        return TFX_NUM_ERR_ADD_INF;
+    r = num_new(a, max_prec(prec_of(x), prec_of(y)));
+    if (r == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    s = go_range();
+    t = mpfr_add(r->v, x->v, y->v, MPFR_RNDN);
+    go_fix(r->v, t);
+    restore_range(s);
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+tfx_num_err tfx_num_sub(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out)
+{
+    tfx_num *r;
+    saved_range s;
+    int t;
+
+    if (mpfr_inf_p(x->v) && mpfr_inf_p(y->v) && mpfr_signbit(x->v) == mpfr_signbit(y->v))
+        return TFX_NUM_ERR_SUB_INF;
+    r = num_new(a, max_prec(prec_of(x), prec_of(y)));
+    if (r == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    s = go_range();
+    /* x + (-y): the same signed zeros as IEEE subtraction */
+    t = mpfr_sub(r->v, x->v, y->v, MPFR_RNDN);
+    go_fix(r->v, t);
+    restore_range(s);
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+static bool zero_times_inf(mpfr_srcptr x, mpfr_srcptr y)
+{
+    return (mpfr_zero_p(x) && mpfr_inf_p(y)) || (mpfr_inf_p(x) && mpfr_zero_p(y));
+}
+
+tfx_num_err tfx_num_mul(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out)
+{
+    tfx_num *r;
+    saved_range s;
+    mpfr_t p;
+    mpfr_prec_t prec;
+    int t;
+
+    if (zero_times_inf(x->v, y->v))
+        return TFX_NUM_ERR_MUL_ZERO_INF;
+    s = go_range();
+    /* the product at 512 bits, kept at max(precisions, its own minimum) */
+    mpfr_init2(p, TFX_NUM_PREC_TEXT);
+    t = mpfr_mul(p, x->v, y->v, MPFR_RNDN);
+    go_fix(p, t);
+    prec = max_prec(max_prec(prec_of(x), prec_of(y)), mpfr_min_prec(p));
+    r = num_new(a, prec);
+    if (r != NULL)
+        mpfr_set(r->v, p, MPFR_RNDN); /* exact */
+    mpfr_clear(p);
+    restore_range(s);
+    if (r == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+tfx_num_err tfx_num_div(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out)
+{
+    tfx_num *r;
+    saved_range s;
+    int t;
+
+    if ((mpfr_zero_p(x->v) && mpfr_zero_p(y->v)) || (mpfr_inf_p(x->v) && mpfr_inf_p(y->v)))
+        return TFX_NUM_ERR_DIV_INDET;
+    r = num_new(a, max_prec(prec_of(x), prec_of(y)));
+    if (r == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    s = go_range();
+    t = mpfr_div(r->v, x->v, y->v, MPFR_RNDN);
+    go_fix(r->v, t);
+    restore_range(s);
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+/* x - y × trunc(x / y), with the quotient at the larger precision, its
+ * integer part and the product and difference at x's [num.mod]. */
+tfx_num_err tfx_num_mod(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out)
+{
+    tfx_num *r;
+    saved_range s;
+    mpfr_t q;
+    int t;
+
+    if (mpfr_zero_p(y->v)) {
+        r = num_new(a, prec_of(x));
+        if (r == NULL)
+            return TFX_NUM_ERR_NOMEM;
+        mpfr_set(r->v, x->v, MPFR_RNDN);
+        *out = r;
+        return TFX_NUM_OK;
+    }
+    if (mpfr_inf_p(x->v) && mpfr_inf_p(y->v))
+        return TFX_NUM_ERR_MOD_INF;
+    s = go_range();
+    mpfr_init2(q, max_prec(prec_of(x), prec_of(y)));
+    t = mpfr_div(q, x->v, y->v, MPFR_RNDN);
+    go_fix(q, t);
+    if (mpfr_inf_p(q)) {
+        mpfr_clear(q);
+        restore_range(s);
+        return TFX_NUM_ERR_MOD_INF_QUOTIENT;
+    }
+    if (mpfr_inf_p(y->v)) {
+        mpfr_clear(q);
+        restore_range(s);
+        return TFX_NUM_ERR_MOD_INF;
+    }
+    mpfr_trunc(q, q); /* exact at q's precision */
+    if (mpfr_zero_p(q))
+        mpfr_set_zero(q, 1); /* Go's Int has no -0 */
+    r = num_new(a, prec_of(x));
+    if (r == NULL) {
+        mpfr_clear(q);
+        restore_range(s);
+        return TFX_NUM_ERR_NOMEM;
+    }
+    t = mpfr_set(r->v, q, MPFR_RNDN);
+    go_fix(r->v, t);
+    t = mpfr_mul(r->v, y->v, r->v, MPFR_RNDN);
+    go_fix(r->v, t);
+    t = mpfr_sub(r->v, x->v, r->v, MPFR_RNDN);
+    go_fix(r->v, t);
+    mpfr_clear(q);
+    restore_range(s);
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+const tfx_num *tfx_num_neg(tfx_arena *a, const tfx_num *x)
+{
+    tfx_num *r = num_new(a, prec_of(x));
+
+    if (r == NULL)
+        return NULL;
+    mpfr_neg(r->v, x->v, MPFR_RNDN); /* exact */
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Comparison and queries
+ */
+
+int tfx_num_cmp(const tfx_num *x, const tfx_num *y)
+{
+    int c = mpfr_cmp(x->v, y->v);
+
+    return (c > 0) - (c < 0);
+}
+
+tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                          bool *out)
+{
+    const char *xs, *ys;
+    size_t xn, yn;
+
+    if (tfx_num_sign(x) != tfx_num_sign(y)) {
+        *out = false;
+        return TFX_NUM_OK;
+    }
+    if (!mpfr_regular_p(x->v) || !mpfr_regular_p(y->v)) {
+        /* zeros, infinities: equal iff both the same kind */
+        *out = mpfr_zero_p(x->v) == mpfr_zero_p(y->v) && mpfr_inf_p(x->v) == mpfr_inf_p(y->v);
+        return TFX_NUM_OK;
+    }
+    if (prec_of(x) == prec_of(y) && mpfr_equal_p(x->v, y->v)) {
+        *out = true;
+        return TFX_NUM_OK;
+    }
+    xs = tfx_num_format(a, x, &xn);
+    ys = tfx_num_format(a, y, &yn);
+    if (xs == NULL || ys == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    *out = xn == yn && memcmp(xs, ys, xn) == 0;
+    return TFX_NUM_OK;
+}
+
+bool tfx_num_is_integer(const tfx_num *x)
+{
+    return mpfr_integer_p(x->v) != 0;
+}
+
+bool tfx_num_to_int64(const tfx_num *x, int64_t *out)
+{
+    intmax_t v;
+
+    if (!mpfr_integer_p(x->v) || !mpfr_fits_intmax_p(x->v, MPFR_RNDN))
+        return false;
+    v = mpfr_get_sj(x->v, MPFR_RNDN);
+    if (v < INT64_MIN || v > INT64_MAX)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+bool tfx_num_is_inf(const tfx_num *x)
+{
+    return mpfr_inf_p(x->v) != 0;
+}
+
+int tfx_num_sign(const tfx_num *x)
+{
+    return mpfr_zero_p(x->v) ? 0 : mpfr_signbit(x->v) ? -1 : 1;
+}
+
+bool tfx_num_signbit(const tfx_num *x)
+{
+    return mpfr_signbit(x->v) != 0;
+}
+
+unsigned long tfx_num_prec(const tfx_num *x)
+{
+    return (unsigned long)mpfr_get_prec(x->v);
 }

@@ -1,12 +1,51 @@
 /*
  * num.h — numbers (spec/numbers.md, rules num.*).  The only module that
  * includes GMP and MPFR.
+ *
+ * A tfx_num is an immutable binary floating-point number in the manner of
+ * cty's numbers (Go's math/big.Float): a sign (zero is signed), a binary
+ * mantissa with a precision of its own in bits, an exponent within Go's
+ * range, or an infinity; never NaN [num.value].  It lives in the arena it
+ * was made in and is freed with it.  Every pointer argument is borrowed.
+ *
+ * Every function that computes sets MPFR's exponent range for the call and
+ * restores the caller's before returning.
  */
 #ifndef TFX_NUM_H
 #define TFX_NUM_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef struct tfx_num tfx_num;
+
+/* The precisions by origin [num.prec]. */
+#define TFX_NUM_PREC_TEXT 512 /* literals, string conversion, JSON */
+#define TFX_NUM_PREC_INT 64   /* integers made by the evaluator */
+#define TFX_NUM_PREC_FLOAT 53 /* float64 host values */
+
+/* What an operation reports.  The TFX_NUM_ERR_* of the operators are the
+ * "Operation failed" errors of [num.inf-error] and [num.mod.inf];
+ * tfx_num_err_reason gives each one's reason text. */
+typedef enum tfx_num_err {
+    TFX_NUM_OK = 0,
+    TFX_NUM_ERR_NOMEM,          /* the arena is exhausted */
+    TFX_NUM_ERR_SYNTAX,         /* not a number [num.parse] */
+    TFX_NUM_ERR_ADD_INF,        /* +Inf + -Inf */
+    TFX_NUM_ERR_SUB_INF,        /* Inf - Inf of one sign */
+    TFX_NUM_ERR_MUL_ZERO_INF,   /* 0 * Inf */
+    TFX_NUM_ERR_DIV_INDET,      /* 0 / 0, Inf / Inf */
+    TFX_NUM_ERR_MOD_INF,        /* x % Inf (upstream: zero times infinity) */
+    TFX_NUM_ERR_MOD_INF_QUOTIENT /* Inf % y, or an infinite quotient
+                                    (upstream panics; tfexpr's rule) */
+} tfx_num_err;
+
+/* The short reason of an error, for the diagnostic's detail ("can't
+ * subtract infinity from itself"); a static string. */
+const char *tfx_num_err_reason(tfx_num_err err);
 
 /* Whether text[0..n), a number token (a digit, then digits, dots and
  * exponents), is a number literal upstream accepts [num.literal]: one
@@ -16,5 +55,78 @@
  * bitlen(m) + e within -2^31 .. 2^31-1 (always so when m is 0, though
  * the written exponent must still fit in 64 bits). */
 bool tfx_num_literal_ok(const char *text, size_t n);
+
+/* --- Constructors.  Results live in `a`. --- */
+
+/* text[0..nbytes) read as Go's big.ParseFloat(text, 10, 512,
+ * ToNearestEven) does, bit for bit [num.parse]: *out is the number, or
+ * TFX_NUM_ERR_SYNTAX if upstream rejects the text ("a number is
+ * required"), or TFX_NUM_ERR_NOMEM.  Literal tokens are read the same way
+ * [num.literal]. */
+tfx_num_err tfx_num_parse_n(tfx_arena *a, const char *text, size_t nbytes,
+                            const tfx_num **out);
+
+/* v at precision 64, exactly; NULL if the arena is exhausted. */
+const tfx_num *tfx_num_from_int64(tfx_arena *a, int64_t v);
+
+/* v at precision 53, exactly (signed zero and infinities kept); NULL if v
+ * is NaN or the arena is exhausted. */
+const tfx_num *tfx_num_from_double(tfx_arena *a, double v);
+
+/* --- Formatting --- */
+
+/* The text of x as Go's Text('f', -1) writes it [num.format]: the shortest
+ * decimal that reads back to x at x's precision, positional, "-0",
+ * "+Inf", "-Inf".  NUL-terminated in `a`, *nbytes its length (may be
+ * NULL); NULL if the arena is exhausted.  Time and memory grow with the
+ * length of the result, which tfx_num_format_max_bytes bounds. */
+char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes);
+
+/* An upper bound of the length tfx_num_format gives x, computed in
+ * constant time [num.format.size]. */
+size_t tfx_num_format_max_bytes(const tfx_num *x);
+
+/* --- Arithmetic [num.arith]: results in `a`, *out set only on
+ * TFX_NUM_OK. --- */
+
+tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out);
+tfx_num_err tfx_num_sub(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out);
+tfx_num_err tfx_num_mul(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out);
+tfx_num_err tfx_num_div(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out);
+tfx_num_err tfx_num_mod(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                        const tfx_num **out);
+/* -x, flipping the sign of zeros too; NULL if the arena is exhausted. */
+const tfx_num *tfx_num_neg(tfx_arena *a, const tfx_num *x);
+
+/* --- Comparison --- */
+
+/* -1, 0 or 1 as x is below, equal to or above y, exactly; -0 equals 0, the
+ * infinities are below and above everything else [num.cmp]. */
+int tfx_num_cmp(const tfx_num *x, const tfx_num *y);
+
+/* cty's == [num.eq]: whether the texts of x and y are equal once "-0" is
+ * read as "0".  Formats both in `a` when they are not trivially equal or
+ * unequal; TFX_NUM_ERR_NOMEM if that fails. */
+tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                          bool *out);
+
+/* --- Queries --- */
+
+/* Whether x is finite with no fraction. */
+bool tfx_num_is_integer(const tfx_num *x);
+/* Whether x is an integer within int64's range; if so, *out is it. */
+bool tfx_num_to_int64(const tfx_num *x, int64_t *out);
+/* Whether x is +Inf or -Inf. */
+bool tfx_num_is_inf(const tfx_num *x);
+/* -1, 0 or 1; both zeros give 0. */
+int tfx_num_sign(const tfx_num *x);
+/* Whether x is negative, -0 and -Inf included. */
+bool tfx_num_signbit(const tfx_num *x);
+/* x's precision in bits. */
+unsigned long tfx_num_prec(const tfx_num *x);
 
 #endif /* TFX_NUM_H */

@@ -1,0 +1,337 @@
+/*
+ * test_num.c — unit tests of the numbers (num.h, spec/numbers.md): every
+ * verified example of the design notes' rules N3–N22, asserted exactly.
+ */
+#include "num.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+static tfx_arena *A;
+
+/* A 512-bit number from text (a literal), aborting the test on failure. */
+static const tfx_num *P(const char *text)
+{
+    const tfx_num *n = NULL;
+
+    if (tfx_num_parse_n(A, text, strlen(text), &n) != TFX_NUM_OK) {
+        fprintf(stderr, "cannot parse %s\n", text);
+        exit(2);
+    }
+    return n;
+}
+
+static const char *S(const tfx_num *n)
+{
+    return n == NULL ? "(error)" : tfx_num_format(A, n, NULL);
+}
+
+/* Binary operations by name; NULL on error. */
+static const tfx_num *op(char o, const tfx_num *x, const tfx_num *y)
+{
+    const tfx_num *r = NULL;
+    tfx_num_err e = TFX_NUM_ERR_NOMEM;
+
+    if (x == NULL || y == NULL)
+        return NULL;
+    switch (o) {
+    case '+':
+        e = tfx_num_add(A, x, y, &r);
+        break;
+    case '-':
+        e = tfx_num_sub(A, x, y, &r);
+        break;
+    case '*':
+        e = tfx_num_mul(A, x, y, &r);
+        break;
+    case '/':
+        e = tfx_num_div(A, x, y, &r);
+        break;
+    case '%':
+        e = tfx_num_mod(A, x, y, &r);
+        break;
+    default:
+        break;
+    }
+    return e == TFX_NUM_OK ? r : NULL;
+}
+
+static tfx_num_err err_of(char o, const tfx_num *x, const tfx_num *y)
+{
+    const tfx_num *r = NULL;
+
+    switch (o) {
+    case '+':
+        return tfx_num_add(A, x, y, &r);
+    case '-':
+        return tfx_num_sub(A, x, y, &r);
+    case '*':
+        return tfx_num_mul(A, x, y, &r);
+    case '/':
+        return tfx_num_div(A, x, y, &r);
+    default:
+        return tfx_num_mod(A, x, y, &r);
+    }
+}
+
+/* x op y formatted, for 512-bit literal operands. */
+static const char *T(const char *x, char o, const char *y)
+{
+    return S(op(o, P(x), P(y)));
+}
+
+static bool EQ(const tfx_num *x, const tfx_num *y)
+{
+    bool eq = false;
+
+    if (tfx_num_equal(A, x, y, &eq) != TFX_NUM_OK)
+        return false;
+    return eq;
+}
+
+static const char *repeat(char c, size_t n, const char *prefix, const char *suffix)
+{
+    size_t np = strlen(prefix), ns = strlen(suffix);
+    char *s = tfx_arena_alloc(A, np + n + ns + 1);
+
+    if (s == NULL)
+        exit(2);
+    snprintf(s, np + n + ns + 1, "%s%*s%s", prefix, (int)n, "", suffix);
+    memset(s + np, c, n);
+    return s;
+}
+
+static void test_parse(void)
+{
+    static const char *const bad[] = {" 1", "1 ", "0x10", "0b101", "1_000", "NaN", "infinity",
+                                      "", "1e", "\xd9\xa1", "\xef\xbc\x91", ".", "+", "1e+",
+                                      "1..2", "1e1e1", "INF", "1p", "e5", "--1",
+                                      "1e9223372036854775808", "1e2147483647", "1p2147483647"};
+    const tfx_num *n = NULL;
+    size_t i;
+
+    /* N11 */
+    CHECK_STR(S(P(".5")), "0.5");
+    CHECK_STR(S(P("5.")), "5");
+    CHECK_STR(S(P("1p4")), "16");
+    CHECK_STR(S(P("1p-2")), "0.25");
+    CHECK_STR(S(P("1.5P3")), "12");
+    CHECK_STR(S(P("Inf")), "+Inf");
+    CHECK_STR(S(P("inf")), "+Inf");
+    CHECK_STR(S(P("+Inf")), "+Inf");
+    CHECK_STR(S(P("-Inf")), "-Inf");
+    CHECK_STR(S(P("007")), "7");
+    CHECK_STR(S(P("-0")), "-0");
+    CHECK_STR(S(P("+1E2")), "100");
+    CHECK(tfx_num_prec(P("1")) == 512);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(tfx_num_parse_n(A, bad[i], strlen(bad[i]), &n) == TFX_NUM_ERR_SYNTAX);
+    /* N12 */
+    CHECK(!tfx_num_is_inf(P("1e646456992")));
+    CHECK_STR(S(P("1e646456993")), "+Inf");
+    CHECK_STR(S(P("1e-1000000000")), "0");
+    CHECK(EQ(P("1e-1000000000"), P("0")));
+    CHECK_STR(T("1e400000000", '*', "1e400000000"), "+Inf");
+    CHECK_STR(S(P("0e99999999999999999")), "0");
+    /* the literal check and the parser agree */
+    CHECK(tfx_num_literal_ok("1e646456993", 11));
+    CHECK(!tfx_num_literal_ok("1e2147483647", 12));
+}
+
+static void test_format(void)
+{
+    const tfx_num *third = tfx_num_from_double(A, 1.0 / 3.0);
+
+    /* N8 */
+    CHECK_STR(T("0.1", '+', "0.2"), "0.3");
+    CHECK_STR(T("0.1", '+', "0.7"), "0.8");
+    CHECK_STR(T("1", '/', "3"), repeat('3', 154, "0.", "5"));
+    CHECK_STR(T("2", '/', "3"), repeat('6', 153, "0.", "7"));
+    CHECK_STR(T("1", '-', "0.9"), repeat('0', 153, "0.1", "3"));
+    CHECK_STR(T("0.1", '*', "0.1"), repeat('0', 153, "0.01", "1"));
+    CHECK_STR(T("1.0e-10", '*', "1e10"), repeat('9', 154, "0.", ""));
+    CHECK_STR(T("10", '/', "4"), "2.5");
+    CHECK_STR(S(op('*', op('/', P("1"), P("3")), P("3"))), "1");
+    CHECK_STR(S(P("1e100")), repeat('0', 100, "1", ""));
+    CHECK_STR(S(P("1e1000")), repeat('0', 1000, "1", ""));
+    CHECK_STR(S(P("1e-30")), "0.000000000000000000000000000001");
+    CHECK_STR(S(P("1.5e-7")), "0.00000015");
+    CHECK_STR(S(P("123.456e5")), "12345600");
+    CHECK_STR(S(third), "0.3333333333333333");
+    CHECK(tfx_num_prec(third) == 53);
+    CHECK_STR(S(op('+', third, P("0"))), "0.333333333333333314829616256247390992939472198486328125");
+    /* N9 */
+    CHECK_STR(S(P("1.0")), "1");
+    CHECK_STR(S(P("1.50")), "1.5");
+    CHECK_STR(S(P("1e2")), "100");
+    CHECK_STR(S(P("1e21")), "1000000000000000000000");
+    CHECK_STR(S(P("1e30")), "1000000000000000000000000000000");
+    /* N10 */
+    CHECK_STR(T("1", '/', "0"), "+Inf");
+    CHECK_STR(T("-1", '/', "0"), "-Inf");
+    /* N13 */
+    CHECK_STR(T("123456789012345678901234567890", '+', "1"), "123456789012345678901234567891");
+    CHECK_STR(S(P("9007199254740993")), "9007199254740993");
+    CHECK_STR(T("1e20", '+', "1"), "100000000000000000001");
+    /* sizes */
+    CHECK(tfx_num_format_max_bytes(P("1e1000")) >= 1001);
+    CHECK(tfx_num_format_max_bytes(P("1e-30")) >= 32);
+    CHECK(tfx_num_format_max_bytes(P("1e646456992")) >= 646456993);
+    CHECK(tfx_num_format_max_bytes(P("-Inf")) == 4);
+}
+
+static void test_arith(void)
+{
+    const tfx_num *one64 = tfx_num_from_int64(A, 1);
+    const tfx_num *three64 = tfx_num_from_int64(A, 3);
+    const tfx_num *inf = op('/', P("1"), P("0"));
+    const tfx_num *ninf = op('/', P("-1"), P("0"));
+    const tfx_num *r;
+
+    /* N3 */
+    r = op('/', one64, three64);
+    CHECK_STR(S(r), "0.33333333333333333334");
+    CHECK(tfx_num_prec(r) == 64);
+    CHECK(tfx_num_prec(op('/', three64, P("3"))) == 512);
+    /* N4 */
+    CHECK_STR(T("1.1", '*', "1.1"), repeat('0', 151, "1.21", "1"));
+    CHECK_STR(T("0.1", '*', "3"), "0.3");
+    CHECK_STR(T("100", '*', "1.1"), "110");
+    r = op('*', three64, P("1.1"));
+    CHECK(tfx_num_prec(r) == 512);
+    r = op('*', three64, three64);
+    CHECK(tfx_num_prec(r) == 64);
+    CHECK_STR(S(r), "9");
+    /* N5 */
+    CHECK_STR(S(tfx_num_neg(A, P("0"))), "-0");
+    CHECK_STR(S(P("-0.0")), "-0");
+    CHECK_STR(T("0", '*', "-1"), "-0");
+    CHECK_STR(T("0", '-', "0"), "0");
+    CHECK_STR(T("-0", '+', "0"), "0");
+    CHECK_STR(T("-0", '-', "0"), "-0");
+    CHECK_STR(S(tfx_num_neg(A, P("-Inf"))), "+Inf");
+    /* N6 */
+    CHECK(EQ(P("-0"), P("0")));
+    /* N14 */
+    CHECK_STR(S(op('+', inf, inf)), "+Inf");
+    CHECK(err_of('-', inf, inf) == TFX_NUM_ERR_SUB_INF);
+    CHECK(err_of('-', ninf, ninf) == TFX_NUM_ERR_SUB_INF);
+    CHECK_STR(S(op('-', inf, ninf)), "+Inf");
+    CHECK(err_of('+', inf, ninf) == TFX_NUM_ERR_ADD_INF);
+    CHECK(err_of('*', P("0"), inf) == TFX_NUM_ERR_MUL_ZERO_INF);
+    CHECK(err_of('*', ninf, P("-0")) == TFX_NUM_ERR_MUL_ZERO_INF);
+    CHECK(err_of('/', inf, inf) == TFX_NUM_ERR_DIV_INDET);
+    CHECK(err_of('/', P("0"), P("0")) == TFX_NUM_ERR_DIV_INDET);
+    CHECK_STR(tfx_num_err_reason(TFX_NUM_ERR_SUB_INF), "can't subtract infinity from itself");
+    CHECK_STR(tfx_num_err_reason(TFX_NUM_ERR_ADD_INF), "can't compute sum of opposing infinities");
+    CHECK_STR(tfx_num_err_reason(TFX_NUM_ERR_MUL_ZERO_INF), "can't multiply zero by infinity");
+    CHECK_STR(tfx_num_err_reason(TFX_NUM_ERR_DIV_INDET),
+              "can't divide zero by zero or infinity by infinity");
+    /* N15 */
+    CHECK_STR(T("1", '/', "-0"), "-Inf");
+    CHECK_STR(T("0", '/', "5"), "0");
+    CHECK_STR(S(op('/', P("5"), inf)), "0");
+    /* N16 */
+    CHECK_STR(T("5", '%', "3"), "2");
+    CHECK_STR(T("-5", '%', "3"), "-2");
+    CHECK_STR(T("5", '%', "-3"), "2");
+    CHECK_STR(T("-5", '%', "-3"), "-2");
+    CHECK_STR(T("5.5", '%', "2"), "1.5");
+    CHECK_STR(T("-5.5", '%', "2"), "-1.5");
+    CHECK_STR(T("5", '%', "1.5"), "0.5");
+    CHECK_STR(T("7", '%', "2.5"), "2");
+    CHECK_STR(T("-7", '%', "2.5"), "-2");
+    CHECK_STR(T("7", '%', "-2.5"), "2");
+    CHECK_STR(T("0.75", '%', "0.5"), "0.25");
+    CHECK_STR(T("12345678901234567890", '%', "7"), "1");
+    CHECK(tfx_num_prec(op('%', three64, P("2"))) == 64);
+    /* N17 */
+    CHECK_STR(T("0.3", '%', "0.1"), "0");
+    CHECK_STR(T("1", '%', "0.1"), "0");
+    CHECK_STR(T("7", '%', "0.5"), "0");
+    /* N18 */
+    CHECK_STR(T("5", '%', "0"), "5");
+    CHECK_STR(T("-5", '%', "0"), "-5");
+    CHECK_STR(T("0", '%', "0"), "0");
+    CHECK_STR(T("5", '%', "-0"), "5");
+    CHECK_STR(T("-0", '%', "5"), "-0");
+    CHECK_STR(S(op('%', inf, P("0"))), "+Inf");
+    /* N19 */
+    CHECK(err_of('%', P("5"), inf) == TFX_NUM_ERR_MOD_INF);
+    CHECK(err_of('%', inf, P("5")) == TFX_NUM_ERR_MOD_INF_QUOTIENT);
+    CHECK(err_of('%', inf, inf) == TFX_NUM_ERR_MOD_INF);
+    CHECK(err_of('%', P("1e600000000"), P("1e-600000000")) == TFX_NUM_ERR_MOD_INF_QUOTIENT);
+    CHECK_STR(tfx_num_err_reason(TFX_NUM_ERR_MOD_INF), "can't use modulo with zero and infinity");
+    /* N20 */
+    CHECK_STR(T("1e155", '%', "9"), "0");
+    CHECK_STR(T("1e100", '%', "7"), "4");
+}
+
+static void test_compare(void)
+{
+    const tfx_num *inf = op('/', P("1"), P("0"));
+    const tfx_num *ninf = op('/', P("-1"), P("0"));
+    const tfx_num *third = tfx_num_from_double(A, 1.0 / 3.0);
+    const tfx_num *third0 = op('+', third, P("0"));
+    const tfx_num *f = tfx_num_from_double(A, 1.5);
+
+    /* N21 */
+    CHECK(tfx_num_cmp(inf, P("1e1000000")) > 0);
+    CHECK(tfx_num_cmp(ninf, P("-1e10000")) < 0);
+    CHECK(tfx_num_cmp(op('+', P("0.1"), P("0.2")), P("0.3")) == 0);
+    CHECK(tfx_num_cmp(P("1e-1000000000"), P("0")) == 0);
+    CHECK(tfx_num_cmp(P("-0"), P("0")) == 0);
+    CHECK(tfx_num_cmp(P("1"), P("2")) < 0);
+    /* N22 */
+    CHECK(EQ(P("1"), P("1.0")));
+    CHECK(EQ(op('+', P("0.1"), P("0.2")), P("0.3")));
+    CHECK(EQ(op('*', op('/', P("1"), P("3")), P("3")), P("1")));
+    CHECK(EQ(op('+', op('/', P("2"), P("3")), op('/', P("1"), P("3"))), P("1")));
+    CHECK(EQ(op('*', P("3"), P("0.1")), P("0.3")));
+    CHECK(EQ(f, P("1.5")));
+    CHECK(!EQ(third, third0));
+    CHECK(tfx_num_cmp(third, third0) == 0);
+    CHECK(EQ(inf, P("Inf")));
+    CHECK(!EQ(inf, ninf));
+    CHECK(!EQ(P("1"), P("2")));
+    CHECK(EQ(tfx_num_from_int64(A, 7), P("7")));
+}
+
+static void test_queries(void)
+{
+    int64_t v = 0;
+
+    CHECK(tfx_num_is_integer(P("3")));
+    CHECK(tfx_num_is_integer(P("-0")));
+    CHECK(!tfx_num_is_integer(P("2.5")));
+    CHECK(!tfx_num_is_integer(P("Inf")));
+    CHECK(tfx_num_to_int64(P("9223372036854775807"), &v) && v == INT64_MAX);
+    CHECK(tfx_num_to_int64(P("-9223372036854775808"), &v) && v == INT64_MIN);
+    CHECK(!tfx_num_to_int64(P("9223372036854775808"), &v));
+    CHECK(!tfx_num_to_int64(P("1.5"), &v));
+    CHECK(tfx_num_to_int64(tfx_num_from_int64(A, -42), &v) && v == -42);
+    CHECK(tfx_num_sign(P("-0")) == 0 && tfx_num_signbit(P("-0")));
+    CHECK(tfx_num_sign(P("-Inf")) == -1 && tfx_num_is_inf(P("-Inf")));
+    CHECK(tfx_num_sign(P("0.1")) == 1);
+    CHECK_STR(S(tfx_num_from_double(A, -0.0)), "-0");
+    CHECK_STR(S(tfx_num_from_double(A, 0.1)), "0.1");
+    CHECK_STR(S(tfx_num_from_double(A, HUGE_VAL)), "+Inf");
+    CHECK(tfx_num_from_double(A, NAN) == NULL);
+    CHECK_STR(S(tfx_num_from_int64(A, INT64_MIN)), "-9223372036854775808");
+}
+
+int main(void)
+{
+    A = tfx_arena_new(0);
+    if (A == NULL)
+        return 2;
+    test_parse();
+    test_format();
+    test_arith();
+    test_compare();
+    test_queries();
+    tfx_arena_free(A);
+    return check_report("test_num");
+}
