@@ -32,7 +32,8 @@ static size_t bom_bytes(const uint8_t *data, size_t size)
 static void check_token(const uint8_t *data, size_t size, const tfx_tokens *toks, size_t i,
                         tfx_pos *prev_end)
 {
-    const tfx_token *t = &toks->items[i];
+    const tfx_token tok = tfx_token_at(toks, i);
+    const tfx_token *t = &tok;
     const tfx_range *r = &t->range;
     size_t gap;
     size_t newlines = 0;
@@ -100,13 +101,15 @@ static void lex_one(const uint8_t *data, size_t size, tfx_lex_mode mode)
     prev_end.line = 1;
     prev_end.column = 1;
     for (i = 0; i < toks.n; i++) {
+        tfx_token_kind kind = (tfx_token_kind)toks.items[i].kind;
+
         check_token(data, size, &toks, i, &prev_end);
-        if ((toks.items[i].kind == TFX_TOK_EOF) != (i == toks.n - 1))
-            fuzz_fail("token %zu of %zu is %s", i, toks.n, tfx_token_name(toks.items[i].kind));
+        if ((kind == TFX_TOK_EOF) != (i == toks.n - 1))
+            fuzz_fail("token %zu of %zu is %s", i, toks.n, tfx_token_name(kind));
     }
-    if (toks.items[toks.n - 1].range.start.byte != size || toks.items[toks.n - 1].nbytes != 0)
-        fuzz_fail("EOF is not an empty token at the end (%zu of %zu bytes)",
-                  toks.items[toks.n - 1].range.start.byte, size);
+    if (toks.items[toks.n - 1].start != size || toks.items[toks.n - 1].end != size)
+        fuzz_fail("EOF is not an empty token at the end (byte %u of %zu)",
+                  (unsigned)toks.items[toks.n - 1].start, size);
 
     tfx_diags_init(&diags, arena);
     tfx_lex_check(&toks, &diags);

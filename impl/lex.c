@@ -46,7 +46,7 @@ typedef struct {
     size_t n;
     size_t base;                /* bytes of the byte order mark */
     tfx_pos pos;                /* where the last token ended */
-    VEC(tfx_token) tokens;
+    VEC(tfx_lexeme) tokens;
     VEC(scan_state) states;
     VEC(int) ret_braces;        /* brace levels whose `}` ends a sequence */
     VEC(heredoc) heredocs;
@@ -82,7 +82,7 @@ static bool vec_grow(lexer *lx, void **items, size_t *cap, size_t size)
  * text, a cluster that is a newline (LF or CR LF) starting a new line. */
 static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 {
-    tfx_token *t;
+    tfx_lexeme *t;
     tfx_pos start;
     tfx_pos end;
     size_t i = ts;
@@ -122,11 +122,37 @@ static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
     end.byte = lx->base + te;
     lx->pos = end;
     t = &lx->tokens.items[lx->tokens.n++];
-    t->kind = kind;
-    t->bytes = lx->src + ts;
-    t->nbytes = te - ts;
-    t->range.start = start;
-    t->range.end = end;
+    /* Every value fits: the source is at most TFX_LEX_MAX_BYTES long
+     * and lines and columns never exceed offsets + 1. */
+    t->kind = (uint8_t)kind;
+    t->start = (uint32_t)start.byte;
+    t->end = (uint32_t)end.byte;
+    t->line = (uint32_t)start.line;
+    t->column = (uint32_t)start.column;
+}
+
+tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
+{
+    const tfx_lexeme *l = &t->items[i];
+    tfx_token tok;
+
+    tok.kind = (tfx_token_kind)l->kind;
+    tok.bytes = t->src + l->start;
+    tok.nbytes = (size_t)l->end - l->start;
+    tok.range.start.byte = l->start;
+    tok.range.start.line = l->line;
+    tok.range.start.column = l->column;
+    tok.range.end.byte = l->end;
+    if (i + 1 < t->n) {
+        const tfx_lexeme *next = &t->items[i + 1];
+
+        tok.range.end.line = next->line;
+        tok.range.end.column = next->column - (next->start - l->end);
+    } else {
+        tok.range.end.line = l->line;
+        tok.range.end.column = l->column;
+    }
+    return tok;
 }
 
 static bool push_state(lexer *lx, scan_state s)
@@ -732,6 +758,8 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     bool ok;
 
     memset(&lx, 0, sizeof(lx));
+    if (nbytes > TFX_LEX_MAX_BYTES)
+        return false;
     /* [lex.bom] A leading byte order mark is skipped. */
     if (nbytes >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF)
         lx.base = 3;
@@ -768,6 +796,7 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
 
     /* The token array stays in malloc'd memory; the arena frees it. */
     ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);
+    out->src = src;
     out->items = ok ? lx.tokens.items : NULL;
     out->n = ok ? lx.tokens.n : 0;
     if (!ok)
@@ -792,7 +821,8 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
     size_t i;
 
     for (i = 0; i < tokens->n; i++) {
-        const tfx_token *t = &tokens->items[i];
+        const tfx_token tok = tfx_token_at(tokens, i);
+        const tfx_token *t = &tok;
         const tfx_range *r = &t->range;
 
         switch (t->kind) {

@@ -10,6 +10,7 @@
 #define TFX_LEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 #include "diag.h"
@@ -49,6 +50,7 @@ typedef enum {
 /* Upstream's name of a token kind, e.g. "OBrace". */
 const char *tfx_token_name(tfx_token_kind k);
 
+/* A token with everything spelled out, as the parser sees it. */
 typedef struct {
     tfx_token_kind kind;
     const unsigned char *bytes;   /* into the source */
@@ -56,19 +58,39 @@ typedef struct {
     tfx_range range;
 } tfx_token;
 
+/* A token as the lexer stores it: 20 bytes instead of 72, because a parse
+ * holds one per token and memory traffic is most of its cost.  The end
+ * position is not stored: only spaces and tabs lie between two tokens, so
+ * a token ends on the line the next one starts on, as many columns before
+ * it as there are bytes between them (the last token, EOF, is empty). */
+typedef struct {
+    uint32_t start;    /* byte offsets in the source, BOM included */
+    uint32_t end;
+    uint32_t line;     /* of the start */
+    uint32_t column;
+    uint8_t kind;      /* a tfx_token_kind */
+} tfx_lexeme;
+
+/* The longest source the lexer takes: offsets must fit 32 bits. */
+#define TFX_LEX_MAX_BYTES ((size_t)UINT32_MAX - 1)
+
 typedef enum {
     TFX_LEX_EXPRESSION,  /* a native-syntax expression */
     TFX_LEX_TEMPLATE     /* a bare template (template-file form) */
 } tfx_lex_mode;
 
 typedef struct {
-    tfx_token *items;   /* in the arena; the last one is EOF */
+    const unsigned char *src;   /* the source the offsets refer to */
+    tfx_lexeme *items;          /* freed with the arena; the last one is EOF */
     size_t n;
 } tfx_tokens;
 
+/* Token i spelled out (i < t->n). */
+tfx_token tfx_token_at(const tfx_tokens *t, size_t i);
+
 /* Lexes src[0..nbytes).  A leading UTF-8 byte order mark is skipped (its
  * bytes still count in offsets).  Returns false only when the arena
- * refuses memory. */
+ * refuses memory or nbytes exceeds TFX_LEX_MAX_BYTES. */
 bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
              tfx_lex_mode mode, tfx_tokens *out);
 

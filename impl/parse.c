@@ -24,6 +24,7 @@
 #include "parse_internal.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,41 @@ void *tfx_p_alloc(parser *p, size_t nbytes)
     return mem;
 }
 
+/* Bytes a node of each kind takes: the common header and its own member
+ * of the union, no more (a literal needs 88 bytes, the largest kind 240).
+ * Nodes never change kind and nothing copies a whole node, so the rest of
+ * the union is never touched. */
+#define NODE_BYTES(member) (offsetof(tfx_node, as) + sizeof(((tfx_node *)NULL)->as.member))
+
+static size_t node_bytes(tfx_node_kind kind)
+{
+    switch (kind) {
+    case TFX_NODE_LITERAL: return NODE_BYTES(literal);
+    case TFX_NODE_TEMPLATE: return NODE_BYTES(template);
+    case TFX_NODE_TEMPLATE_WRAP: return NODE_BYTES(wrap);
+    case TFX_NODE_TEMPLATE_JOIN: return NODE_BYTES(join);
+    case TFX_NODE_SCOPE_TRAVERSAL:
+    case TFX_NODE_RELATIVE_TRAVERSAL: return NODE_BYTES(traversal);
+    case TFX_NODE_FUNCTION_CALL: return NODE_BYTES(call);
+    case TFX_NODE_CONDITIONAL: return NODE_BYTES(conditional);
+    case TFX_NODE_BINARY_OP:
+    case TFX_NODE_UNARY_OP: return NODE_BYTES(op);
+    case TFX_NODE_TUPLE_CONS: return NODE_BYTES(tuple);
+    case TFX_NODE_OBJECT_CONS: return NODE_BYTES(object);
+    case TFX_NODE_OBJECT_CONS_KEY: return NODE_BYTES(key);
+    case TFX_NODE_FOR: return NODE_BYTES(for_expr);
+    case TFX_NODE_INDEX: return NODE_BYTES(index);
+    case TFX_NODE_SPLAT: return NODE_BYTES(splat);
+    case TFX_NODE_ANON_SYMBOL: return offsetof(tfx_node, as);
+    case TFX_NODE_PARENTHESES: return NODE_BYTES(parens);
+    case TFX_NODE_COUNT: break;
+    }
+    return sizeof(tfx_node);
+}
+
 tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
 {
-    tfx_node *n = tfx_p_alloc(p, sizeof(*n));
+    tfx_node *n = tfx_p_alloc(p, node_bytes(kind));
 
     if (n == NULL) {
         /* Out of memory: hand out the parser's scratch node so callers
@@ -136,13 +169,12 @@ static const tfx_token *next_token(parser *p, size_t *after)
         return &p->cache_tok;
     }
     /* the first token seen in this mode, from p->next on */
-    for (i = p->next; i < p->ntoks; i++) {
-        tfx_token_kind k = p->toks[i].kind;
+    for (i = p->next; i < p->toks.n; i++) {
+        const tfx_lexeme *l = &p->toks.items[i];
+        tfx_token_kind k = (tfx_token_kind)l->kind;
 
         if (k == TFX_TOK_COMMENT) {
-            const tfx_token *c = &p->toks[i];
-
-            if (nl && c->nbytes > 0 && c->bytes[c->nbytes - 1] == '\n')
+            if (nl && l->end > l->start && p->toks.src[l->end - 1] == '\n')
                 break;
             continue;
         }
@@ -150,12 +182,12 @@ static const tfx_token *next_token(parser *p, size_t *after)
             continue;
         break;
     }
-    if (i < p->ntoks) {
-        p->cache_tok = p->toks[i];
+    if (i < p->toks.n) {
+        p->cache_tok = tfx_token_at(&p->toks, i);
         *after = i + 1;
     } else {
-        p->cache_tok = p->toks[p->ntoks - 1];
-        *after = p->ntoks;
+        p->cache_tok = tfx_token_at(&p->toks, p->toks.n - 1);
+        *after = p->toks.n;
     }
     if (p->cache_tok.kind == TFX_TOK_COMMENT) {
         /* a comment that ends a line, where newlines are seen */
@@ -190,7 +222,7 @@ tfx_range tfx_p_prev_range(parser *p)
 {
     if (p->next == 0)
         return tfx_p_peek(p).range;
-    return p->toks[p->next - 1].range;
+    return tfx_token_at(&p->toks, p->next - 1).range;
 }
 
 bool tfx_p_is_keyword(tfx_token t, const char *kw)
@@ -1357,8 +1389,7 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                       "The input is too large for the memory this parse may use.");
         return NULL;
     }
-    p.toks = tokens.items;
-    p.ntoks = tokens.n;
+    p.toks = tokens;
     p.diags = diags;
     p.max_depth = max_depth == 0 ? TFX_DEFAULT_MAX_DEPTH : max_depth;
     if (mode == TFX_LEX_TEMPLATE) {

@@ -22,8 +22,7 @@ typedef struct {
 
 typedef struct {
     tfx_arena *arena;
-    const tfx_token *toks;
-    size_t ntoks;
+    tfx_tokens toks;
     size_t next;             /* index of the next unread token */
     vec newlines;            /* stack of bool: newlines significant? */
     bool nl;                 /* the top of that stack (true when empty) */

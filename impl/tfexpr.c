@@ -12,6 +12,7 @@
 #include "ast.h"
 #include "buf.h"
 #include "diag.h"
+#include "lex.h"
 #include "parse.h"
 #include "text.h"
 
@@ -106,14 +107,16 @@ TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, siz
         filename = "case.hcl";
     src->filename = tfx_arena_strndup(arena, filename, strlen(filename));
     tfx_diags_init(&diags, arena);
-    if (nbytes > limits->max_source_bytes) {
+    if (nbytes > limits->max_source_bytes || nbytes > TFX_LEX_MAX_BYTES) {
+        size_t limit = limits->max_source_bytes < TFX_LEX_MAX_BYTES ? limits->max_source_bytes
+                                                                   : TFX_LEX_MAX_BYTES;
         tfx_range at = tfx_range_at((tfx_pos){0, 1, 1});
 
         src->filename = src->filename != NULL ? src->filename : "case.hcl";
         src->text = (const unsigned char *)"";
         tfx_diags_add(&diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Input too large", &at, NULL,
                       "The input is %zu bytes, more than the limit of %zu.", nbytes,
-                      limits->max_source_bytes);
+                      limit);
         publish_diags(src, &diags, false);
         return src;
     }

@@ -96,7 +96,7 @@ typedef struct {
  * ------------------------------------------------------------------ */
 
 typedef struct {
-    size_t max_source_bytes;   /* longest input parsed (default 16 MiB) */
+    size_t max_source_bytes;   /* longest input parsed (default 16 MiB; at most 4 GiB - 2) */
     size_t max_depth;          /* deepest nesting of constructs (default 256) */
     size_t max_memory_bytes;   /* memory one parse may take (default 1 GiB) */
 } tfx_limits;

@@ -104,7 +104,8 @@ int main(void)
             json_array_append_new(rows, json_string("(out of memory)"));
         }
         for (i = 0; i < toks.n; i++) {
-            const tfx_token *t = &toks.items[i];
+            const tfx_token tok = tfx_token_at(&toks, i);
+            const tfx_token *t = &tok;
 
             json_array_append_new(rows, json_pack("[sIIIIII]", tfx_token_name(t->kind),
                 (json_int_t)t->range.start.byte, (json_int_t)t->range.end.byte,
