@@ -61,7 +61,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(wildcard impl/test/test_*.c)
-TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/numdump.c
+TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_eval.c impl/test/numdump.c
 UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
 RUNNER_SRC := $(wildcard conformance/runner/*.c)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -70,6 +70,7 @@ GO_SRC     := $(wildcard conformance/adapters/go-hcl/*.go)
 DEPS_OK    := $(BUILD)/.deps-ok
 
 
+.PHONY: gen-cases
 .PHONY: all help deps reference reference-test lexdiff test unit-test cli-test runner-test corpus-lint \
         conformance conformance-reference asan lint lint-tidy lint-cppcheck \
         lint-scan check install install-test uninstall clean
@@ -188,8 +189,20 @@ conformance: all
 	  --expectations conformance/expectations/tfexpr.json
 
 # The whole corpus against upstream HCL: every applicable case must pass.
+# The cases of Terraform-semantics functions recorded from cty (basis
+# terraform, tag from-reference) are checked against it too.
+TF_FROM_REFERENCE := fn:tostring,fn:tonumber,fn:tobool,fn:tolist,fn:toset,fn:tomap,fn:length,fn:coalesce,fn:lookup
 conformance-reference: $(BIN)/tfexpr-conformance $(BIN)/go-hcl-adapter
 	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --fail-on-unsupported
+	$(PYTHON) tools/corpus record --check --quiet --ignore-requires $(TF_FROM_REFERENCE) \
+	  conformance/cases/eval/terraform-functions.json
+
+# Regenerates the generated case files (expectations recorded from the
+# reference adapter); re-running without changes rewrites nothing.
+gen-cases: $(BIN)/go-hcl-adapter
+	$(PYTHON) tools/gen-syntax-cases
+	$(PYTHON) tools/gen-eval-cases --record
+	$(PYTHON) tools/gen-conversion-matrix --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.

@@ -347,10 +347,46 @@ static bool check_expect(json_t *expect, bool parse, char **why)
     return true;
 }
 
+/* The fields of a convert request (conformance/README.md, "Conversion
+ * requests"): "convert_to" a type, required; "convert_mode" "unsafe" or
+ * "safe"; neither of them in any other request. */
+static bool check_conversion(json_t *c, char **why)
+{
+    static const char *const conv_modes[] = {"unsafe", "safe", NULL};
+    const char *request = rn_json_str(c, "request");
+    json_t *to = json_object_get(c, "convert_to");
+    json_t *mode = json_object_get(c, "convert_mode");
+
+    if (request == NULL || strcmp(request, "convert") != 0) {
+        if (to != NULL || mode != NULL) {
+            *why = rn_xstrdup("\"convert_to\" and \"convert_mode\" belong to a "
+                              "\"convert\" request");
+            return false;
+        }
+        return true;
+    }
+    if (to == NULL) {
+        *why = rn_xstrdup("a \"convert\" request needs \"convert_to\"");
+        return false;
+    }
+    if (!rn_type_check(to, why)) {
+        char *sub = *why;
+
+        *why = rn_xasprintf("convert_to: %s", sub);
+        free(sub);
+        return false;
+    }
+    if (mode != NULL && !one_of(json_string_value(mode), conv_modes)) {
+        *why = rn_xstrdup("\"convert_mode\" must be \"unsafe\" or \"safe\"");
+        return false;
+    }
+    return true;
+}
+
 static bool check_case(json_t *c, char **why)
 {
     static const char *const modes[] = {"expression", "template", NULL};
-    static const char *const requests[] = {"eval", "parse", "refs", NULL};
+    static const char *const requests[] = {"eval", "parse", "convert", "refs", NULL};
     static const char *const lists[] = {"profiles", "requires", "tags", "spec",
                                         NULL};
     json_t *input = json_object_get(c, "input");
@@ -373,9 +409,12 @@ static bool check_case(json_t *c, char **why)
         return false;
     }
     if (request != NULL && !one_of(json_string_value(request), requests)) {
-        *why = rn_xstrdup("\"request\" must be \"eval\", \"parse\" or \"refs\"");
+        *why = rn_xstrdup("\"request\" must be \"eval\", \"parse\", \"convert\" "
+                          "or \"refs\"");
         return false;
     }
+    if (!check_conversion(c, why))
+        return false;
     if ((input == NULL) == (input64 == NULL)) {
         *why = rn_xstrdup("a case has exactly one of \"input\" and \"input_base64\"");
         return false;
@@ -768,7 +807,8 @@ json_t *rn_case_expect(const rn_case *c)
 json_t *rn_case_request(const rn_case *c)
 {
     static const char *const fields[] = {"id", "name", "request", "mode", "input",
-                                         "input_base64", "variables", NULL};
+                                         "input_base64", "variables", "convert_to",
+                                         "convert_mode", NULL};
     json_t *request = json_object();
     size_t i;
 

@@ -152,6 +152,22 @@ static void render_expected(rn_buf *b, const rn_report *rep, json_t *expect,
     }
 }
 
+/* For a convert request, the line "convert to: TYPE (MODE)". */
+static void add_conversion(rn_buf *b, json_t *fields, const char *indent)
+{
+    const char *request = rn_json_str(fields, "request");
+    const char *mode = rn_json_str(fields, "convert_mode");
+    json_t *to = json_object_get(fields, "convert_to");
+    rn_buf line = {0};
+
+    if (request == NULL || strcmp(request, "convert") != 0 || to == NULL)
+        return;
+    rn_type_render(&line, to);
+    rn_buf_printf(&line, " (%s)", mode != NULL ? mode : "unsafe");
+    add_line(b, indent, "convert to: ", line.data);
+    rn_buf_free(&line);
+}
+
 char *rn_report_case_detail(const rn_report *rep, const rn_case *c,
                             const char *indent)
 {
@@ -162,6 +178,7 @@ char *rn_report_case_detail(const rn_report *rep, const rn_case *c,
     json_t *vars = json_object_get(c->fields, "variables");
 
     add_line(&b, indent, "mode: ", rn_json_str(c->fields, "mode"));
+    add_conversion(&b, c->fields, indent);
     if (input != NULL) {
         char *text = rn_utf8_clean(json_string_value(input), json_string_length(input));
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,81 @@ func TestSession(t *testing.T) {
 	var panicked runAnswer
 	if err := json.Unmarshal([]byte(lines[2]), &panicked); err != nil || !panicked.Errored || string(panicked.Seq) != "2" {
 		t.Errorf("answer 2 is not an errored answer for seq 2: %s", lines[2])
+	}
+}
+
+// runOne answers one run request given as the JSON of its case.
+func runOne(t *testing.T, caseJSON string) runAnswer {
+	t.Helper()
+	return runRequest(json.RawMessage(caseJSON))
+}
+
+// answerJSON is the JSON text of an answer, without seq.
+func answerJSON(t *testing.T, a runAnswer) string {
+	t.Helper()
+	buf, err := json.Marshal(a)
+	if err != nil {
+		t.Fatalf("cannot encode %#v: %v", a, err)
+	}
+	return string(buf)
+}
+
+// Convert requests: the value of the input converted to convert_to, in
+// unsafe mode by default and in safe mode when asked; a failure is one
+// "Invalid conversion" error on the whole expression; marks, nulls and
+// unknowns go through cty's rules.
+func TestConvert(t *testing.T) {
+	sub := func(start, end int) string {
+		return fmt.Sprintf(`"subject":{"start":{"byte":%d,"line":1,"column":%d},"end":{"byte":%d,"line":1,"column":%d}}`,
+			start, start+1, end, end+1)
+	}
+	str := `"variables":{"s":{"type":"string","v":"1p4"},"sens":{"type":["list","number"],"v":[{"v":"1","marks":["sensitive"]}]},"u":{"type":"dynamic","unknown":true},"n":{"type":["tuple",["number"]],"null":true}}`
+	tests := []struct {
+		name, caseJSON, want string
+	}{
+		{"unsafe by default", `{"request":"convert","mode":"expression","input":"s","convert_to":"number",` + str + `}`,
+			`{"value":{"type":"number","v":"16"}}`},
+		{"unsafe named", `{"request":"convert","mode":"expression","input":"s","convert_to":"number","convert_mode":"unsafe",` + str + `}`,
+			`{"value":{"type":"number","v":"16"}}`},
+		{"safe refuses string to number", `{"request":"convert","mode":"expression","input":"s","convert_to":"number","convert_mode":"safe",` + str + `}`,
+			`{"diagnostics":[{"severity":"error","phase":"eval","summary":"Invalid conversion","detail":"number required",` + sub(0, 1) + `}]}`},
+		{"value failure", `{"request":"convert","mode":"expression","input":"\"x\"","convert_to":"bool"}`,
+			`{"diagnostics":[{"severity":"error","phase":"eval","summary":"Invalid conversion","detail":"a bool is required",` + sub(0, 3) + `}]}`},
+		{"same type is unchanged", `{"request":"convert","mode":"expression","input":"[1]","convert_to":["tuple",["number"]],"convert_mode":"safe"}`,
+			`{"value":{"type":["tuple",["number"]],"v":[{"v":"1"}]}}`},
+		{"tuple to list of any", `{"request":"convert","mode":"expression","input":"[1, \"a\"]","convert_to":["list","dynamic"]}`,
+			`{"value":{"type":["list","string"],"v":[{"v":"1"},{"v":"a"}]}}`},
+		{"marks kept", `{"request":"convert","mode":"expression","input":"sens","convert_to":["set","string"],` + str + `}`,
+			`{"value":{"type":["set","string"],"v":[{"v":"1"}],"marks":["sensitive"]}}`},
+		{"unknown dynamic", `{"request":"convert","mode":"expression","input":"u","convert_to":["map","number"],` + str + `}`,
+			`{"value":{"type":["map","number"],"unknown":true}}`},
+		{"typed null", `{"request":"convert","mode":"expression","input":"n","convert_to":["list","dynamic"],` + str + `}`,
+			`{"value":{"type":["list","number"],"null":true}}`},
+		{"evaluation errors come first", `{"request":"convert","mode":"expression","input":"nosuch","convert_to":"number"}`,
+			`{"diagnostics":[{"severity":"error","phase":"eval","summary":"Unknown variable","detail":"There is no variable named \"nosuch\".",` + sub(0, 6) + `}]}`},
+		{"template mode", `{"request":"convert","mode":"template","input":"${1}","convert_to":"string"}`,
+			`{"value":{"type":"string","v":"1"}}`},
+	}
+	for _, tc := range tests {
+		if got := answerJSON(t, runOne(t, tc.caseJSON)); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Malformed convert requests are errored answers, never a guess.
+func TestConvertMalformed(t *testing.T) {
+	for _, caseJSON := range []string{
+		`{"request":"convert","mode":"expression","input":"1"}`,
+		`{"request":"convert","mode":"expression","input":"1","convert_to":null}`,
+		`{"request":"convert","mode":"expression","input":"1","convert_to":"float"}`,
+		`{"request":"convert","mode":"expression","input":"1","convert_to":["object",{"a":"number"},["a"]]}`,
+		`{"request":"convert","mode":"expression","input":"1","convert_to":"string","convert_mode":"lenient"}`,
+		`{"request":"eval","mode":"expression","input":"1","convert_to":"string"}`,
+		`{"mode":"expression","input":"1","convert_mode":"safe"}`,
+	} {
+		if a := runOne(t, caseJSON); !a.Errored || a.Message == "" {
+			t.Errorf("%s: not an errored answer: %s", caseJSON, answerJSON(t, a))
+		}
 	}
 }

@@ -24,6 +24,9 @@ type caseRequest struct {
 	Input       *string                    `json:"input"`
 	InputBase64 *string                    `json:"input_base64"`
 	Variables   map[string]json.RawMessage `json:"variables"`
+	// ConvertTo and ConvertMode belong to a "convert" request (convert.go).
+	ConvertTo   json.RawMessage `json:"convert_to"`
+	ConvertMode *string         `json:"convert_mode"`
 }
 
 // posJSON and rangeJSON carry an hcl.Range: byte offsets from 0 (end
@@ -53,14 +56,24 @@ type diagJSON struct {
 // runCase parses and evaluates one case the way the corpus defines it:
 // hclsyntax.ParseExpression or hclsyntax.ParseTemplate from line 1,
 // column 1, byte 0, then Value with the case's variables and the Terraform
-// function table.
+// function table; for a "convert" request, the value is then converted
+// (convert.go).
 func runCase(c *caseRequest) runAnswer {
 	request := "eval"
 	if c.Request != nil {
 		request = *c.Request
 	}
-	if request != "eval" && request != "parse" {
-		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\" and \"parse\")", request)}
+	if request != "eval" && request != "parse" && request != "convert" {
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\", \"parse\" and \"convert\")", request)}
+	}
+	var conv *conversionRequest
+	if request == "convert" {
+		var err error
+		if conv, err = decodeConversionRequest(c); err != nil {
+			return runAnswer{Errored: true, Message: err.Error()}
+		}
+	} else if len(c.ConvertTo) > 0 || c.ConvertMode != nil {
+		return runAnswer{Errored: true, Message: fmt.Sprintf(`"convert_to" and "convert_mode" belong to a "convert" request, not %q`, request)}
 	}
 	if c.Mode == nil {
 		return runAnswer{Errored: true, Message: `the case has no "mode"`}
@@ -114,6 +127,16 @@ func runCase(c *caseRequest) runAnswer {
 	diags = encodeDiagnostics(diags, evalDiags, "eval")
 	if evalDiags.HasErrors() {
 		return runAnswer{Diagnostics: diags}
+	}
+
+	if conv != nil {
+		// A convert request: the value is converted as the case says,
+		// and a failure is one error diagnostic on the whole expression.
+		converted, convDiag := conv.apply(val, expr.Range())
+		if convDiag != nil {
+			return runAnswer{Diagnostics: append(diags, *convDiag)}
+		}
+		val = converted
 	}
 
 	encoded, err := encodeTypedValue(val)

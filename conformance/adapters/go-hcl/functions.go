@@ -62,7 +62,7 @@ var functionTable = map[string]function.Function{
 
 	// Collections.
 	"chunklist":       stdlib.ChunklistFunc,       // = Terraform's chunklist
-	"coalesce":        stdlib.CoalesceFunc,        // NOT Terraform's: cty's keeps "" and does not unify types
+	"coalesce":        stdlib.CoalesceFunc,        // NOT Terraform's: cty's returns "" where Terraform's skips it
 	"coalescelist":    stdlib.CoalesceListFunc,    // = Terraform's coalescelist
 	"compact":         stdlib.CompactFunc,         // = Terraform's compact
 	"concat":          stdlib.ConcatFunc,          // = Terraform's concat
@@ -124,7 +124,8 @@ var functionTable = map[string]function.Function{
 // Not declared, because Terraform's function of that name has never been
 // cty's (the function stays callable, but a case requiring fn:<name> is
 // not sent to this adapter):
-//   - coalesce: Terraform unifies the argument types and skips "".
+//   - coalesce: Terraform skips "" arguments when the unified type is
+//     string (cty 1.12.1 returns the first non-null argument).
 //   - length: Terraform counts string grapheme clusters and takes the
 //     length of tuples and objects from their type, even when unknown.
 //   - lookup: Terraform takes two or three arguments and fails on a

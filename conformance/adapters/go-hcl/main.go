@@ -144,10 +144,10 @@ type runAnswer struct {
 	Diagnostics []diagJSON      `json:"diagnostics,omitempty"`
 	// Parsed carries the diagnostics of a "parse" request, which are
 	// sent even when there are none (an empty list: the input parses).
-	Parsed *[]diagJSON `json:"-"`
-	Unsupported bool            `json:"unsupported,omitempty"`
-	Errored     bool            `json:"errored,omitempty"`
-	Message     string          `json:"message,omitempty"`
+	Parsed      *[]diagJSON `json:"-"`
+	Unsupported bool        `json:"unsupported,omitempty"`
+	Errored     bool        `json:"errored,omitempty"`
+	Message     string      `json:"message,omitempty"`
 }
 
 // seqPattern digs a seq out of a line that is not valid JSON, so that even
@@ -213,7 +213,7 @@ func runRequest(rawCase json.RawMessage) (ans runAnswer) {
 }
 
 // capabilities lists what the hello answer declares: the modes, the parse
-// request, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
+// and convert requests, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
 // fn:<name> for the
 // functions of functions.go that have Terraform's semantics under P14.
 func capabilities() []string {
@@ -221,6 +221,7 @@ func capabilities() []string {
 		"mode.expression",
 		"mode.template",
 		"request.parse",
+		"request.convert",
 		"unknown",
 		"marks",
 		"ranges.column",

@@ -122,6 +122,17 @@ pycheck outcomes "$TMP/caps.out" A0000001=skipped A0000002=skipped A0000003=skip
     V0000011=skipped V0000012=skipped V0000013=skipped \
     "A0000001~fn:upper" "A0000005~marks"
 
+# Convert requests: with request.convert declared, the case that requires
+# it runs; a failure's detail names the conversion.
+run convert --adapter "$(q "$FAKE") --caps mode.expression,request.convert" --format json \
+    --filter 'file:*/convert.json' "$CASES"
+status convert 1
+pycheck outcomes "$TMP/convert.out" C0000001=pass C0000002=pass C0000005=pass \
+    C0000007=pass "C0000004=fail[type,value]" "C0000006=fail[category]"
+run convert-text --adapter "$(q "$FAKE")" --filter id:C0000004 "$CASES"
+status convert-text 1
+has convert-text out "convert to: set(number) (unsafe)"
+
 # C: another profile.
 run profile --adapter "$(q "$FAKE")" --profile PN --format json \
     --filter 'file:*/applicability.json' "$CASES"
@@ -234,6 +245,16 @@ has bad-id err "bad-id.json: case 1"
 run bad-dup --list "$HERE/bad/dup-a.json" "$HERE/bad/dup-b.json"
 status bad-dup 2
 has bad-dup err "duplicate case id B0000004"
+
+run bad-convert-no-type --list "$HERE/bad/convert-no-type.json"
+status bad-convert-no-type 2
+has bad-convert-no-type err "convert-no-type.json: case 1 (B0000005 bad/convert-no-type): a \"convert\" request needs \"convert_to\""
+run bad-convert-type --list "$HERE/bad/convert-bad-type.json"
+status bad-convert-type 2
+has bad-convert-type err "convert-bad-type.json: case 1 (B0000006 bad/convert-bad-type): convert_to: "
+run bad-convert-stray --list "$HERE/bad/convert-stray.json"
+status bad-convert-stray 2
+has bad-convert-stray err "\"convert_to\" and \"convert_mode\" belong to a \"convert\" request"
 
 # A malformed expectations file.
 printf '{"format": "tfexpr-expectations/1", "implementation": "x",
