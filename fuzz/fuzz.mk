@@ -17,7 +17,7 @@
 
 .PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
 
-FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter
+FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -31,6 +31,7 @@ FUZZ_SEEDS_fuzz_parse_expr     := expression
 FUZZ_SEEDS_fuzz_parse_template := template expression
 FUZZ_SEEDS_fuzz_roundtrip      := roundtrip
 FUZZ_SEEDS_fuzz_adapter        := adapter
+FUZZ_SEEDS_fuzz_eval           := expression
 
 FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
                              conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)

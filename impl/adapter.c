@@ -5,19 +5,22 @@
  * One request line in, one answer line out.  The only module that includes
  * jansson so far (style: one module per third-party library).
  *
- * Parse requests are answered with the diagnostics of tfx_source_parse.
- * Until the evaluator exists, eval requests are answered `unsupported`.
- * The `hello` answer declares the capabilities tfexpr is built to have, so
- * that every case reaches the adapter and the report counts it as
- * unsupported rather than hiding it as not applicable.
+ * Written against the public API (tfexpr.h): parse requests are answered
+ * with the diagnostics of tfx_source_parse, eval requests with
+ * tfx_evaluate's value or diagnostics, convert requests with the value
+ * converted by tfx_result_convert.  The `hello` answer declares every
+ * capability tfexpr is built to have.
  */
 #include "tfexpr.h"
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
+#include "func.h"
 
 struct tfx_adapter {
     int said_hello;   /* a hello request has been answered */
@@ -25,8 +28,8 @@ struct tfx_adapter {
 
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
-    "mode.expression", "mode.template", "request.parse", "unknown", "marks",
-    "ranges.column", "numeric.bigfloat512", "fn:*",
+    "mode.expression", "mode.template", "request.parse", "request.convert", "unknown", "marks",
+    "ranges.column", "numeric.bigfloat512",
 };
 
 TFX_API tfx_adapter *tfx_adapter_new(void)
@@ -71,6 +74,7 @@ static json_t *answer_hello(tfx_adapter *a)
     json_t *impl = json_object();
     json_t *caps = json_array();
     json_t *profiles = json_array();
+    const char *const *names;
     size_t i;
 
     if (answer == NULL || impl == NULL || caps == NULL || profiles == NULL) {
@@ -85,6 +89,14 @@ static json_t *answer_hello(tfx_adapter *a)
     json_object_set_new(impl, "language", json_string("c"));
     for (i = 0; i < TFX_COUNTOF(capabilities); i++)
         json_array_append_new(caps, json_string(capabilities[i]));
+    /* fn:<name> for each function of the built-in table, and only those:
+     * cases calling a function tfexpr lacks are not applicable. */
+    for (names = tfx_func_builtin_names(); *names != NULL; names++) {
+        char cap[64];
+
+        snprintf(cap, sizeof(cap), "fn:%s", *names);
+        json_array_append_new(caps, json_string(cap));
+    }
     json_array_append_new(profiles, json_string("P14"));
     json_object_set_new(answer, "protocol", json_integer(1));
     json_object_set_new(answer, "implementation", impl);
@@ -151,9 +163,10 @@ static json_t *diagnostic_json(const tfx_diagnostic *d)
     return o;
 }
 
-/* A parse request: every diagnostic of parsing the case's input, an empty
- * list when it parses cleanly. */
-static json_t *answer_parse(json_t *seq, json_t *c)
+/* The source of a case: parses its input or input_base64 in its mode.
+ * Returns NULL and sets *answer to an errored answer on a malformed case
+ * (or leaves it NULL when memory ran out). */
+static tfx_source *parse_case(json_t *seq, json_t *c, json_t **answer)
 {
     const char *mode = json_string_value(json_object_get(c, "mode"));
     const char *input = json_string_value(json_object_get(c, "input"));
@@ -161,18 +174,22 @@ static json_t *answer_parse(json_t *seq, json_t *c)
     unsigned char *decoded = NULL;
     size_t n;
     tfx_source *src;
-    json_t *answer;
-    json_t *diags;
-    size_t i;
 
-    if (mode == NULL || (strcmp(mode, "expression") != 0 && strcmp(mode, "template") != 0))
-        return errored(seq, "the case has no \"mode\" of \"expression\" or \"template\"");
-    if ((input == NULL) == (b64 == NULL))
-        return errored(seq, "the case needs exactly one of \"input\" and \"input_base64\"");
+    *answer = NULL;
+    if (mode == NULL || (strcmp(mode, "expression") != 0 && strcmp(mode, "template") != 0)) {
+        *answer = errored(seq, "the case has no \"mode\" of \"expression\" or \"template\"");
+        return NULL;
+    }
+    if ((input == NULL) == (b64 == NULL)) {
+        *answer = errored(seq, "the case needs exactly one of \"input\" and \"input_base64\"");
+        return NULL;
+    }
     if (b64 != NULL) {
         decoded = decode_base64(b64, &n);
-        if (decoded == NULL)
-            return errored(seq, "\"input_base64\" is not base64");
+        if (decoded == NULL) {
+            *answer = errored(seq, "\"input_base64\" is not base64");
+            return NULL;
+        }
         input = (const char *)decoded;
     } else {
         n = json_string_length(json_object_get(c, "input"));
@@ -182,20 +199,143 @@ static json_t *answer_parse(json_t *seq, json_t *c)
                            NULL);
     free(decoded);
     if (src == NULL)
-        return errored(seq, "out of memory");
-    answer = json_object();
-    diags = json_array();
+        *answer = errored(seq, "out of memory");
+    return src;
+}
+
+/* {"seq": seq, "diagnostics": [...]} from a source's or result's list. */
+static json_t *answer_diagnostics(json_t *seq, const tfx_source *src, const tfx_result *r)
+{
+    json_t *answer = json_object();
+    json_t *diags = json_array();
+    size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
+    size_t i;
+
     if (answer == NULL || diags == NULL) {
         json_decref(answer);
         json_decref(diags);
-        tfx_source_free(src);
         return NULL;
     }
-    for (i = 0; i < tfx_source_diagnostic_count(src); i++)
-        json_array_append_new(diags, diagnostic_json(tfx_source_diagnostic(src, i)));
-    tfx_source_free(src);
+    for (i = 0; i < n; i++)
+        json_array_append_new(diags, diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i)
+                                                               : tfx_source_diagnostic(src, i)));
     json_object_set(answer, "seq", seq);
     json_object_set_new(answer, "diagnostics", diags);
+    return answer;
+}
+
+/* A parse request: every diagnostic of parsing the case's input, an empty
+ * list when it parses cleanly. */
+static json_t *answer_parse(json_t *seq, json_t *c)
+{
+    json_t *answer;
+    tfx_source *src = parse_case(seq, c, &answer);
+
+    if (src == NULL)
+        return answer;
+    answer = answer_diagnostics(seq, src, NULL);
+    tfx_source_free(src);
+    return answer;
+}
+
+/* The context of a case: its variables. */
+static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
+{
+    json_t *vars = json_object_get(c, "variables");
+    tfx_context *ctx = tfx_context_new();
+    char *text;
+    char *error = NULL;
+
+    *answer = NULL;
+    if (ctx == NULL) {
+        *answer = errored(seq, "out of memory");
+        return NULL;
+    }
+    if (vars == NULL)
+        return ctx;
+    if (!json_is_object(vars)) {
+        *answer = errored(seq, "\"variables\" is not an object");
+        tfx_context_free(ctx);
+        return NULL;
+    }
+    text = json_dumps(vars, JSON_COMPACT);
+    if (text == NULL || tfx_context_set_typed_all(ctx, text, strlen(text), &error) != 0) {
+        char *msg = NULL;
+
+        if (error != NULL && (msg = malloc(strlen(error) + 32)) != NULL)
+            sprintf(msg, "malformed variables: %s", error);
+        *answer = errored(seq, msg != NULL ? msg : "out of memory");
+        free(msg);
+        tfx_free(error);
+        free(text);
+        tfx_context_free(ctx);
+        return NULL;
+    }
+    free(text);
+    return ctx;
+}
+
+/* An eval request (and a convert request: the value then converted to the
+ * case's convert_to type): the value, or the diagnostics. */
+static json_t *answer_eval(json_t *seq, json_t *c, bool convert)
+{
+    json_t *answer;
+    tfx_context *ctx;
+    tfx_source *src;
+    tfx_result *r;
+    char *text;
+    json_t *value;
+
+    src = parse_case(seq, c, &answer);
+    if (src == NULL)
+        return answer;
+    if (tfx_source_has_errors(src)) {
+        answer = answer_diagnostics(seq, src, NULL);
+        tfx_source_free(src);
+        return answer;
+    }
+    ctx = case_context(seq, c, &answer);
+    if (ctx == NULL) {
+        tfx_source_free(src);
+        return answer;
+    }
+    r = tfx_evaluate(src, ctx, NULL);
+    if (r != NULL && convert && !tfx_result_has_errors(r)) {
+        json_t *to = json_object_get(c, "convert_to");
+        const char *mode = json_string_value(json_object_get(c, "convert_mode"));
+        char *type = to != NULL ? json_dumps(to, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        char *error = NULL;
+
+        if (type == NULL || tfx_result_convert(r, type, strlen(type),
+                                               mode == NULL || strcmp(mode, "safe") != 0,
+                                               &error) != 0) {
+            answer = errored(seq, error != NULL ? error : "the case has no valid \"convert_to\"");
+            tfx_free(error);
+            free(type);
+            tfx_result_free(r);
+            tfx_context_free(ctx);
+            tfx_source_free(src);
+            return answer;
+        }
+        free(type);
+    }
+    if (r == NULL) {
+        answer = errored(seq, "out of memory");
+    } else if (tfx_result_has_errors(r)) {
+        answer = answer_diagnostics(seq, src, r);
+    } else {
+        text = tfx_result_json(r);
+        value = text != NULL ? json_loads(text, JSON_ALLOW_NUL, NULL) : NULL;
+        tfx_free(text);
+        answer = value != NULL ? answer_diagnostics(seq, src, r) : errored(seq, "out of memory");
+        if (value != NULL && answer != NULL)
+            json_object_set_new(answer, "value", value);
+        else
+            json_decref(value);
+    }
+    tfx_result_free(r);
+    tfx_context_free(ctx);
+    tfx_source_free(src);
     return answer;
 }
 
@@ -213,15 +353,16 @@ static json_t *answer_run(json_t *request)
     kind = json_string_value(json_object_get(c, "request"));
     if (kind != NULL && strcmp(kind, "parse") == 0)
         return answer_parse(seq, c);
+    if (kind == NULL || strcmp(kind, "eval") == 0)
+        return answer_eval(seq, c, false);
+    if (strcmp(kind, "convert") == 0)
+        return answer_eval(seq, c, true);
     answer = json_object();
     if (answer == NULL)
         return NULL;
     json_object_set(answer, "seq", seq);
     json_object_set_new(answer, "unsupported", json_true());
-    json_object_set_new(answer, "message",
-                        json_string(kind == NULL || strcmp(kind, "eval") == 0
-                                    ? "tfexpr has no evaluator yet"
-                                    : "tfexpr does not know this request"));
+    json_object_set_new(answer, "message", json_string("tfexpr does not know this request"));
     return answer;
 }
 

@@ -35,6 +35,21 @@ tfx_range tfx_range_at(tfx_pos p);
     X(TEMPLATE_DIRECTIVE, "syntax.template-directive") \
     X(FOR_EXPRESSION, "syntax.for-expression") \
     X(SPLAT, "syntax.splat") \
+    X(UNKNOWN_VARIABLE, "eval.unknown-variable") \
+    X(UNSUPPORTED_ATTRIBUTE, "eval.unsupported-attribute") \
+    X(INVALID_INDEX, "eval.invalid-index") \
+    X(NULL_ACCESS, "eval.null-access") \
+    X(OPERAND_TYPE, "eval.operand-type") \
+    X(INCONSISTENT_TYPES, "eval.inconsistent-types") \
+    X(NULL_CONDITION, "eval.null-condition") \
+    X(ITERATION, "eval.iteration") \
+    X(OBJECT_KEY, "eval.object-key") \
+    X(UNKNOWN_FUNCTION, "eval.unknown-function") \
+    X(ARITY, "eval.arity") \
+    X(FUNCTION_ARGUMENT, "eval.function-argument") \
+    X(FUNCTION_ERROR, "eval.function-error") \
+    X(OPERATION_FAILED, "eval.operation-failed") \
+    X(CONVERSION, "eval.conversion") \
     X(RESOURCE_LIMIT, "resource.limit")
 
 typedef enum {

@@ -20,6 +20,7 @@ static const char usage_main[] =
     "The reference evaluator of the Terraform / OpenTofu expression language.\n"
     "\n"
     "commands:\n"
+    "  eval      evaluate an expression or template; print its value or errors\n"
     "  parse     parse an expression or template; print its syntax tree or errors\n"
     "  adapter   speak the conformance protocol on stdin/stdout\n"
     "  version   print the version\n"
@@ -34,8 +35,7 @@ static const char usage_adapter[] =
     "and writes one answer line per request to stdout (conformance/README.md,\n"
     "\"The protocol\").  Ends at a \"stop\" request or at end of input.\n"
     "\n"
-    "This version has no parser or evaluator yet: it answers every case\n"
-    "\"unsupported\".\n";
+    "It answers parse, eval and convert requests with libtfexpr.\n";
 
 static const char usage_parse[] =
     "usage: tfexpr parse [--template] [--format sexpr|ranges|json|source] [--limit-depth N]\n"
@@ -51,6 +51,27 @@ static const char usage_parse[] =
     "line and a caret under the construct at fault (with --format json, as a\n"
     "JSON object on standard output).\n"
     "Exit status: 0 parsed, 1 the input has errors, 2 usage or I/O error.\n";
+
+static const char usage_eval[] =
+    "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]...\n"
+    "                   [--format text|json] [--no-functions] (EXPR | - | --file FILE)\n"
+    "\n"
+    "Evaluates the expression EXPR (or with --template a bare template), read\n"
+    "from the argument, from standard input (-) or from FILE, as Terraform\n"
+    "does, and prints its value:\n"
+    "  text   as `terraform console` shows values (the default): strings quoted,\n"
+    "         objects and maps with =, (known after apply) for unknowns,\n"
+    "         (sensitive value) for sensitive values\n"
+    "  json   {\"value\": TYPED, \"type\": TYPE, \"diagnostics\": [...]}, the value\n"
+    "         in the conformance corpus's typed JSON encoding (lossless)\n"
+    "Variables:\n"
+    "  --vars FILE.json   a JSON object of NAME -> typed value (the corpus's\n"
+    "                     encoding: {\"type\": ..., \"v\": ...}, nulls, unknowns, marks)\n"
+    "  --var NAME=JSON    one variable as plain JSON, typed as Terraform's\n"
+    "                     JSON decoding implies (objects, tuples, exact numbers)\n"
+    "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
+    "line and a caret under the construct at fault.\n"
+    "Exit status: 0 evaluated, 1 the input has errors, 2 usage or I/O error.\n";
 
 static const char usage_version[] =
     "usage: tfexpr version [--help]\n"
@@ -291,6 +312,201 @@ static int cmd_parse(int argc, char **argv)
     return status;
 }
 
+/* Prints every diagnostic of a source or result to stderr, rendered. */
+static void print_diags(const tfx_source *src, const tfx_result *r)
+{
+    size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const tfx_diagnostic *d = r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i);
+        char *text = tfx_diagnostic_render(src, d);
+
+        if (text != NULL)
+            fputs(text, stderr);
+        tfx_free(text);
+    }
+}
+
+/* Prints {"value":..., "type":..., "diagnostics":[...]} for --format json. */
+static void print_eval_json(const tfx_source *src, const tfx_result *r)
+{
+    size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
+    char *value = r != NULL && !tfx_result_has_errors(r) ? tfx_result_json(r) : NULL;
+    char *type = value != NULL ? tfx_result_type(r) : NULL;
+    size_t i;
+
+    printf("{\"ok\":%s", value != NULL ? "true" : "false");
+    if (value != NULL)
+        printf(",\"value\":%s", value);
+    if (type != NULL) {
+        fputs(",\"type\":\"", stdout);
+        fputs(type, stdout);   /* type syntax has no characters JSON must escape */
+        fputs("\"", stdout);
+    }
+    fputs(",\"diagnostics\":[", stdout);
+    for (i = 0; i < n; i++) {
+        char *d = tfx_diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i));
+
+        printf("%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
+        tfx_free(d);
+    }
+    puts("]}");
+    tfx_free(value);
+    tfx_free(type);
+}
+
+/* Loads --vars FILE into the context; false (after a message) on error. */
+static int load_vars_file(tfx_context *ctx, const char *path)
+{
+    const char *name;
+    size_t n;
+    char *error = NULL;
+    char *text = read_input(path, NULL, &name, &n);
+    int ok;
+
+    if (text == NULL) {
+        fprintf(stderr, "tfexpr eval: cannot read %s\n", path);
+        return 0;
+    }
+    ok = tfx_context_set_typed_all(ctx, text, n, &error) == 0;
+    if (!ok)
+        fprintf(stderr, "tfexpr eval: %s: %s\n", path, error != NULL ? error : "out of memory");
+    tfx_free(error);
+    free(text);
+    return ok;
+}
+
+/* Loads --var NAME=JSON; false (after a message) on error. */
+static int load_var(tfx_context *ctx, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char *name;
+    char *error = NULL;
+    int ok;
+
+    if (eq == NULL || eq == arg) {
+        fprintf(stderr, "tfexpr eval: --var needs NAME=JSON, got '%s'\n", arg);
+        return 0;
+    }
+    name = malloc((size_t)(eq - arg) + 1);
+    if (name == NULL)
+        return 0;
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    ok = tfx_context_set_json(ctx, name, eq + 1, strlen(eq + 1), &error) == 0;
+    if (!ok)
+        fprintf(stderr, "tfexpr eval: --var %s: %s\n", name, error != NULL ? error : "out of memory");
+    tfx_free(error);
+    free(name);
+    return ok;
+}
+
+static int cmd_eval(int argc, char **argv)
+{
+    tfx_mode mode = TFX_MODE_EXPRESSION;
+    int json = 0;
+    const char *file = NULL;
+    const char *text = NULL;
+    const char *name;
+    tfx_context *ctx;
+    tfx_source *src;
+    tfx_result *r = NULL;
+    char *input;
+    size_t n;
+    int status = EXIT_SUCCESS;
+    int a;
+
+    ctx = tfx_context_new();
+    if (ctx == NULL) {
+        fputs("tfexpr eval: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    for (a = 1; a < argc && status == EXIT_SUCCESS; a++) {
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(usage_eval, stdout);
+            tfx_context_free(ctx);
+            return EXIT_SUCCESS;
+        } else if (strcmp(argv[a], "--template") == 0) {
+            mode = TFX_MODE_TEMPLATE;
+        } else if (strcmp(argv[a], "--no-functions") == 0) {
+            tfx_context_allow_functions(ctx, 0);
+        } else if (strcmp(argv[a], "--format") == 0 && a + 1 < argc) {
+            const char *f = argv[++a];
+
+            if (strcmp(f, "text") == 0 || strcmp(f, "json") == 0) {
+                json = strcmp(f, "json") == 0;
+            } else {
+                fprintf(stderr, "tfexpr eval: unknown format '%s'\n%s", f, usage_eval);
+                status = EXIT_USAGE;
+            }
+        } else if (strcmp(argv[a], "--vars") == 0 && a + 1 < argc) {
+            if (!load_vars_file(ctx, argv[++a]))
+                status = EXIT_USAGE;
+        } else if (strcmp(argv[a], "--var") == 0 && a + 1 < argc) {
+            if (!load_var(ctx, argv[++a]))
+                status = EXIT_USAGE;
+        } else if (strcmp(argv[a], "--file") == 0 && a + 1 < argc && file == NULL && text == NULL) {
+            file = argv[++a];
+        } else if (strcmp(argv[a], "-") == 0 && file == NULL && text == NULL) {
+            file = "-";
+        } else if ((argv[a][0] != '-' || argv[a][1] == '\0') && file == NULL && text == NULL) {
+            text = argv[a];
+        } else if (strcmp(argv[a], "--") == 0 && a + 1 < argc && file == NULL && text == NULL) {
+            text = argv[++a];
+        } else {
+            fprintf(stderr, "tfexpr eval: unexpected argument '%s'\n%s", argv[a], usage_eval);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == EXIT_SUCCESS && file == NULL && text == NULL) {
+        fprintf(stderr, "tfexpr eval: no expression\n%s", usage_eval);
+        status = EXIT_USAGE;
+    }
+    if (status != EXIT_SUCCESS) {
+        tfx_context_free(ctx);
+        return status;
+    }
+    input = read_input(file, text, &name, &n);
+    if (input == NULL) {
+        fprintf(stderr, "tfexpr eval: cannot read %s\n", file != NULL ? file : "the input");
+        tfx_context_free(ctx);
+        return EXIT_USAGE;
+    }
+    src = tfx_source_parse(name, input, n, mode, NULL);
+    free(input);
+    if (src != NULL && !tfx_source_has_errors(src))
+        r = tfx_evaluate(src, ctx, NULL);
+    if (src == NULL || (r == NULL && !tfx_source_has_errors(src))) {
+        fputs("tfexpr eval: out of memory\n", stderr);
+        status = EXIT_USAGE;
+    } else {
+        int failed = r == NULL || tfx_result_has_errors(r);
+
+        status = failed ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
+        if (json) {
+            print_eval_json(src, r);
+        } else {
+            print_diags(src, r);
+            if (!failed) {
+                char *shown = tfx_result_render(r);
+
+                if (shown == NULL) {
+                    fputs("tfexpr eval: out of memory\n", stderr);
+                    status = EXIT_USAGE;
+                } else {
+                    puts(shown);
+                }
+                tfx_free(shown);
+            }
+        }
+    }
+    tfx_result_free(r);
+    tfx_source_free(src);
+    tfx_context_free(ctx);
+    return status;
+}
+
 static int cmd_version(int argc, char **argv)
 {
     int rc = common_args(argc, argv, usage_version);
@@ -316,6 +532,8 @@ int main(int argc, char **argv)
         return cmd_version(1, argv);
     if (strcmp(argv[1], "adapter") == 0)
         return cmd_adapter(argc - 1, argv + 1);
+    if (strcmp(argv[1], "eval") == 0)
+        return cmd_eval(argc - 1, argv + 1);
     if (strcmp(argv[1], "parse") == 0)
         return cmd_parse(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0)

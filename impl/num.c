@@ -654,6 +654,30 @@ char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes)
     return out;
 }
 
+char *tfx_num_round_digits(tfx_arena *a, const tfx_num *x, int ndigits, long *exp10)
+{
+    mpfr_exp_t e = 0;
+    const char *p;
+    char *s, *out;
+    size_t n;
+
+    *exp10 = 0;
+    if (mpfr_zero_p(x->v))
+        return tfx_arena_strndup(a, "", 0);
+    /* MPFR rounds the exact value to nearest, ties to even, as Go does */
+    s = mpfr_get_str(NULL, &e, 10, (size_t)ndigits, x->v, MPFR_RNDN);
+    if (s == NULL)
+        return NULL;
+    p = s[0] == '-' ? s + 1 : s;
+    n = strlen(p);
+    while (n > 0 && p[n - 1] == '0')
+        n--;
+    out = tfx_arena_strndup(a, p, n);
+    mpfr_free_str(s);
+    *exp10 = (long)e;
+    return out;
+}
+
 /* ------------------------------------------------------------------------
  * Arithmetic [num.arith]
  */
@@ -848,8 +872,9 @@ tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
         *out = mpfr_zero_p(x->v) == mpfr_zero_p(y->v) && mpfr_inf_p(x->v) == mpfr_inf_p(y->v);
         return TFX_NUM_OK;
     }
-    if (prec_of(x) == prec_of(y) && mpfr_equal_p(x->v, y->v)) {
-        *out = true;
+    if (prec_of(x) == prec_of(y)) {
+        /* the shortest text at one precision names one value */
+        *out = mpfr_equal_p(x->v, y->v) != 0;
         return TFX_NUM_OK;
     }
     xs = tfx_num_format(a, x, &xn);

@@ -86,6 +86,15 @@ char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes);
  * constant time [num.format.size]. */
 size_t tfx_num_format_max_bytes(const tfx_num *x);
 
+/* x's exact value rounded to ndigits (>= 2) significant decimal digits,
+ * to nearest with ties to an even last digit (Go's decimal rounding, as
+ * in Text('g', ndigits)): the digits without trailing zeros,
+ * NUL-terminated in `a` ("" for zero), and *exp10 such that
+ * |x| = 0.digits x 10^exp10 (0 for zero).  x must be finite.  NULL if the
+ * arena is exhausted.  cty's set hash writes numbers with 10 such digits
+ * [set.hash]. */
+char *tfx_num_round_digits(tfx_arena *a, const tfx_num *x, int ndigits, long *exp10);
+
 /* --- Arithmetic [num.arith]: results in `a`, *out set only on
  * TFX_NUM_OK. --- */
 

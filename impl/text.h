@@ -35,6 +35,11 @@ size_t tfx_text_count_graphemes(const unsigned char *s, size_t n);
 /* Go's unicode.IsSpace: the Unicode White_Space property. */
 bool tfx_text_is_space(int32_t cp);
 
+/* Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols
+ * (categories L, M, N, P, S) and U+0020; false for anything else,
+ * including values that are not code points. */
+bool tfx_text_is_print(int32_t cp);
+
 /* Bytes of leading / trailing white space (tfx_text_is_space) of s[0..n). */
 size_t tfx_text_space_prefix(const unsigned char *s, size_t n);
 size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
@@ -43,6 +48,13 @@ size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
  * in *out_n.  Invalid UTF-8 is copied unchanged.  NULL when the arena
  * refuses the memory. */
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
+
+/* s[0..n) with every code point mapped to its simple upper (or lower)
+ * case, as Go's strings.ToUpper / strings.ToLower do (no special
+ * casing, no locale); bytes that are not valid UTF-8 are kept as they
+ * are.  NUL-terminated in `arena`, its length in *out_n; NULL when the
+ * arena refuses the memory.  Not normalised: callers apply NFC. */
+char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n);
 
 /* The Unicode version of the tables in use (utf8proc's). */
 const char *tfx_text_unicode_version(void);

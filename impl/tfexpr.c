@@ -14,19 +14,9 @@
 #include "diag.h"
 #include "lex.h"
 #include "parse.h"
+#include "source.h"
 #include "text.h"
 
-struct tfx_source {
-    tfx_arena *arena;
-    const char *filename;
-    const unsigned char *text;
-    size_t nbytes;
-    tfx_node *root;             /* NULL when the parse ran out of memory */
-    const tfx_diagnostic *diags; /* public copies of the diagnostics (malloc'd) */
-    size_t ndiags;
-    tfx_diagnostic *owned;      /* the malloc'd array behind diags, or NULL */
-    int has_errors;
-};
 
 TFX_API void tfx_limits_init(tfx_limits *limits)
 {

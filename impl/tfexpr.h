@@ -15,10 +15,10 @@
  *   - A string the library returns as `char *` (not const) was allocated by
  *     the library and is freed by the caller with tfx_free.
  *
- * Status of this version: the library parses expressions and templates
- * exactly as upstream HCL does (diagnostics included) and speaks the
- * conformance protocol.  The evaluator is not written yet: evaluation
- * requests are answered "unsupported".
+ * Lifetimes: a tfx_source (parsed text) and a tfx_context (variables and
+ * functions) must outlive every tfx_result evaluated from them, because
+ * results share memory with both.  Free results first, then contexts and
+ * sources, in any order.
  */
 #ifndef TFEXPR_H
 #define TFEXPR_H
@@ -157,6 +157,124 @@ TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic 
  * detail, subject, context), for machine-readable output.  Free with
  * tfx_free. */
 TFX_API char *tfx_diagnostic_json(const tfx_diagnostic *d);
+
+/* ---------------------------------------------------------------------
+ * Evaluation context
+ *
+ * A context holds the variables (root names such as `var`, `local`,
+ * `each`) and the functions an expression may use.  Its values live in
+ * the context's own memory: the context must outlive every result
+ * evaluated with it, because a result may share values with it.
+ * ------------------------------------------------------------------ */
+
+typedef struct tfx_context tfx_context;
+
+/* A new context with no variables and the built-in function table.
+ * NULL only if memory is exhausted.  Free with tfx_context_free. */
+TFX_API tfx_context *tfx_context_new(void);
+
+/* Frees a context.  Free every result evaluated with it first.  NULL is
+ * allowed. */
+TFX_API void tfx_context_free(tfx_context *ctx);
+
+/* Defines (or redefines) variable `name` from `json`, a value in the
+ * corpus's typed JSON encoding (conformance/README.md, "Typed values":
+ * {"type": ..., "v": ...}, with nulls, unknowns and marks).  Returns 0 on
+ * success; on error returns -1 and, if `error` is not NULL, stores a
+ * message the caller frees with tfx_free. */
+TFX_API int tfx_context_set_typed(tfx_context *ctx, const char *name, const char *json,
+                                  size_t nbytes, char **error);
+
+/* As tfx_context_set_typed for plain JSON, typed as cty's JSON decoder
+ * implies (objects become objects, arrays tuples, numbers exact), as
+ * `terraform console -var` takes it. */
+TFX_API int tfx_context_set_json(tfx_context *ctx, const char *name, const char *json,
+                                 size_t nbytes, char **error);
+
+/* Defines every variable of `json`, a JSON object of name -> typed value
+ * (the `variables` of a conformance case). */
+TFX_API int tfx_context_set_typed_all(tfx_context *ctx, const char *json, size_t nbytes,
+                                      char **error);
+
+/* Defines every variable of `json`, a JSON object of name -> plain JSON
+ * value, typed as tfx_context_set_json types each. */
+TFX_API int tfx_context_set_json_all(tfx_context *ctx, const char *json, size_t nbytes,
+                                     char **error);
+
+/* Whether expressions may reference variables at all (default 1).  With 0
+ * every reference is the error "Variables not allowed". */
+TFX_API void tfx_context_allow_variables(tfx_context *ctx, int allow);
+
+/* Whether the built-in functions are available (default 1).  With 0 every
+ * call is the error "Function calls not allowed". */
+TFX_API void tfx_context_allow_functions(tfx_context *ctx, int allow);
+
+/* ---------------------------------------------------------------------
+ * Evaluation
+ * ------------------------------------------------------------------ */
+
+/* The limits of one evaluation.  Exceeding one ends the evaluation with a
+ * single "resource.limit" diagnostic. */
+typedef struct {
+    size_t max_steps;            /* nodes evaluated, calls, conversion steps (default 10,000,000) */
+    size_t max_depth;            /* nesting of evaluation (default 256) */
+    size_t max_string_bytes;     /* longest string made (default 64 MiB) */
+    size_t max_collection_items; /* most elements of one collection (default 1,000,000) */
+    size_t max_memory_bytes;     /* memory of one evaluation (default 1 GiB) */
+} tfx_eval_limits;
+
+/* Fills *limits with the defaults. */
+TFX_API void tfx_eval_limits_init(tfx_eval_limits *limits);
+
+/* The outcome of one evaluation: a value and diagnostics. */
+typedef struct tfx_result tfx_result;
+
+/* Evaluates the expression or template of `src` in `ctx` (NULL: no
+ * variables, no functions).  A source with parse errors is not evaluated:
+ * the result carries no value and no diagnostics of its own (report the
+ * source's).  `limits` may be NULL for the defaults.  Returns NULL only if
+ * memory for the result object cannot be had.  The result refers to `src`
+ * and `ctx`, which must outlive it; free it with tfx_result_free. */
+TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *ctx,
+                                 const tfx_eval_limits *limits);
+
+/* Frees a result and every value it made.  NULL is allowed. */
+TFX_API void tfx_result_free(tfx_result *r);
+
+/* Whether the evaluation reported an error. */
+TFX_API int tfx_result_has_errors(const tfx_result *r);
+
+/* The evaluation's diagnostics, in upstream's order; they live as long as
+ * the result.  i < tfx_result_diagnostic_count. */
+TFX_API size_t tfx_result_diagnostic_count(const tfx_result *r);
+TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t i);
+
+/* The value in the corpus's typed JSON encoding (lossless: type, nulls,
+ * unknowns, marks, exact numbers), e.g. {"type":"number","v":"3"}.  Free
+ * with tfx_free; NULL if the evaluation produced no value or memory ran
+ * out.  (After errors upstream still returns a placeholder value; so does
+ * this function.) */
+TFX_API char *tfx_result_json(const tfx_result *r);
+
+/* The value as `terraform console` shows it: strings quoted, objects and
+ * maps with `=`, "(known after apply)" for unknowns, "(sensitive value)"
+ * for sensitive ones.  Free with tfx_free. */
+TFX_API char *tfx_result_render(const tfx_result *r);
+
+/* Converts the result's value to the type `type_json` (cty's JSON type
+ * syntax, e.g. ["list","string"]) as cty's convert.Convert does, unsafe
+ * conversions allowed when `unsafe` is nonzero (HCL's own choice).  On
+ * success the result holds the converted value; if the value cannot be
+ * converted, the result gets an "eval.conversion" diagnostic (subject: the
+ * whole input) and has errors.  Returns 0 in both cases; -1 when type_json
+ * is not a type or the result has no value, with a message in *error
+ * (free with tfx_free). */
+TFX_API int tfx_result_convert(tfx_result *r, const char *type_json, size_t nbytes, int unsafe,
+                               char **error);
+
+/* The value's type in type-constraint syntax, e.g. "list(string)".  Free
+ * with tfx_free. */
+TFX_API char *tfx_result_type(const tfx_result *r);
 
 /* ---------------------------------------------------------------------
  * Conformance protocol adapter

@@ -1,5 +1,6 @@
-# tools/bench.mk — `make bench`: parse throughput of tfexpr against upstream
-# HCL on the same generated workloads (included by the top Makefile).
+# tools/bench.mk — `make bench`: parse throughput, and parse+evaluate
+# throughput, of tfexpr against upstream HCL on the same generated
+# workloads (included by the top Makefile).
 
 BENCH_DIR := $(BUILD)/bench
 
@@ -8,15 +9,30 @@ $(BUILD)/bench_parse: impl/test/bench_parse.c $(BUILD)/libtfexpr.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
+$(BUILD)/bench_eval: impl/test/bench_eval.c $(BUILD)/libtfexpr.a
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
 $(BUILD)/go-parse-bench: $(wildcard tools/bench/go-parse-bench/*.go) | $(DEPS_OK)
 	@mkdir -p $(@D) $(BUILD)/go-cache
 	$(Q)cd tools/bench/go-parse-bench && $(GO_ENV) go build -o $(abspath $@) .
 
-$(BENCH_DIR)/.workloads: tools/bench/gen-workloads
+$(BUILD)/go-eval-bench: $(wildcard tools/bench/go-eval-bench/*.go) | $(DEPS_OK)
+	@mkdir -p $(@D) $(BUILD)/go-cache
+	$(Q)cd tools/bench/go-eval-bench && $(GO_ENV) go build -o $(abspath $@) .
+
+$(BENCH_DIR)/.workloads: tools/bench/gen-workloads tools/bench/gen-eval-workloads
 	@mkdir -p $(@D)
 	$(Q)$(PYTHON) tools/bench/gen-workloads $(BENCH_DIR)
+	$(Q)$(PYTHON) tools/bench/gen-eval-workloads $(BENCH_DIR)
 	@touch $@
 
-.PHONY: bench
-bench: $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)/.workloads
+.PHONY: bench bench-parse bench-eval
+bench: bench-parse bench-eval
+
+bench-parse: $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)/.workloads
 	$(Q)$(PYTHON) tools/bench/run $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)
+
+bench-eval: $(BUILD)/bench_eval $(BUILD)/go-eval-bench $(BENCH_DIR)/.workloads
+	$(Q)$(PYTHON) tools/bench/run-eval $(BUILD)/bench_eval $(BUILD)/go-eval-bench $(BENCH_DIR)

@@ -55,10 +55,21 @@ out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \
 status=$?
 if [ "$status" -eq 0 ]; then ok; else bad "adapter exited $status"; fi
 if [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; then ok; else bad "adapter answered $(printf '%s\n' "$out" | wc -l) lines, want 3 (nothing after stop)"; fi
-if printf '%s\n' "$out" | sed -n 2p | grep -q '"seq":1,"unsupported":true'; then ok; else bad "run answer: $(printf '%s\n' "$out" | sed -n 2p)"; fi
+if printf '%s\n' "$out" | sed -n 2p | grep -q '"seq":1,.*"value":{"type":"number","v":"1"}'; then ok; else bad "run answer: $(printf '%s\n' "$out" | sed -n 2p)"; fi
 if printf '%s\n' "$out" | sed -n 3p | grep -q '"errored":true'; then ok; else bad "garbage answer"; fi
 # End of input without stop is a clean end too.
 if printf '{"cmd":"hello"}\n' | "$tfexpr" adapter >/dev/null; then ok; else bad "adapter at EOF"; fi
+
+
+# eval: a value in console form, JSON form, variables, errors and exit codes.
+out=$("$tfexpr" eval 'upper("a") == "A" ? [1, "x"] : []' 2>&1); status=$?
+if [ "$status" -eq 0 ] && printf '%s' "$out" | grep -q '"x"'; then ok; else bad "eval text: $status $out"; fi
+out=$("$tfexpr" eval --format json --var 'v={"a":[1,2]}' 'v.a[1] + 1' 2>&1); status=$?
+if [ "$status" -eq 0 ] && printf '%s' "$out" | grep -q '"value":{"type":"number","v":"3"}'; then ok; else bad "eval json: $status $out"; fi
+out=$("$tfexpr" eval 'nosuch + 1' 2>&1); status=$?
+if [ "$status" -eq 1 ] && printf '%s' "$out" | grep -q 'Unknown variable'; then ok; else bad "eval error: $status $out"; fi
+"$tfexpr" eval --var novalue 'x' >/dev/null 2>&1; status=$?
+if [ "$status" -eq 2 ]; then ok; else bad "eval usage error exited $status"; fi
 
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"

@@ -1,0 +1,451 @@
+/*
+ * api_eval.c — the public evaluation interface of tfexpr.h: contexts of
+ * variables and functions, and results.  A thin facade over eval.c,
+ * jsonio.c and render.c.
+ */
+#include "tfexpr.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "ctx.h"
+#include "diag.h"
+#include "eval.h"
+#include "func.h"
+#include "jsonio.h"
+#include "render.h"
+#include "source.h"
+#include "type.h"
+#include "value.h"
+
+struct tfx_context {
+    tfx_ctx mem;                    /* the arena of the variables */
+    tfx_str *names;                 /* sorted, distinct (malloc'd array) */
+    const tfx_value **values;       /* (malloc'd array) */
+    size_t nvars;
+    size_t cap;
+    bool allow_variables;
+    bool allow_functions;
+};
+
+struct tfx_result {
+    tfx_ctx mem;                    /* every value the evaluation made */
+    tfx_diags internal;             /* the evaluation's diagnostics (in mem) */
+    tfx_range whole;                /* the range of the whole input */
+    const tfx_value *value;         /* NULL when the source had errors */
+    tfx_diagnostic *diags;          /* malloc'd */
+    size_t ndiags;
+    int has_errors;
+};
+
+/* A string the caller frees with tfx_free (malloc'd). */
+static char *dup_cstr(const char *s)
+{
+    size_t n = strlen(s);
+    char *p = malloc(n + 1);
+
+    if (p != NULL)
+        memcpy(p, s, n + 1);
+    return p;
+}
+
+static void set_error(char **error, const char *msg)
+{
+    if (error != NULL)
+        *error = dup_cstr(msg);
+}
+
+TFX_API void tfx_eval_limits_init(tfx_eval_limits *limits)
+{
+    tfx_ctx_limits l;
+
+    tfx_ctx_limits_init(&l);
+    limits->max_steps = l.max_steps;
+    limits->max_depth = l.max_depth;
+    limits->max_string_bytes = l.max_string_bytes;
+    limits->max_collection_items = l.max_collection_items;
+    limits->max_memory_bytes = l.max_memory_bytes;
+}
+
+/* ---------------------------------------------------------------------
+ * Contexts
+ * ------------------------------------------------------------------ */
+
+TFX_API tfx_context *tfx_context_new(void)
+{
+    tfx_context *c = calloc(1, sizeof(*c));
+
+    if (c == NULL)
+        return NULL;
+    if (!tfx_ctx_init(&c->mem, NULL)) {
+        free(c);
+        return NULL;
+    }
+    c->allow_variables = true;
+    c->allow_functions = true;
+    return c;
+}
+
+TFX_API void tfx_context_free(tfx_context *c)
+{
+    if (c == NULL)
+        return;
+    tfx_ctx_free(&c->mem);
+    free(c->names);
+    free(c->values);
+    free(c);
+}
+
+TFX_API void tfx_context_allow_variables(tfx_context *c, int allow)
+{
+    c->allow_variables = allow != 0;
+}
+
+TFX_API void tfx_context_allow_functions(tfx_context *c, int allow)
+{
+    c->allow_functions = allow != 0;
+}
+
+/* Defines name (already in the context's arena) as v, keeping the names
+ * sorted.  False if malloc refuses. */
+static bool define(tfx_context *c, tfx_str name, const tfx_value *v)
+{
+    size_t lo = 0;
+    size_t hi = c->nvars;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = tfx_str_cmp(c->names[mid], name);
+
+        if (cmp == 0) {
+            c->values[mid] = v;
+            return true;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (c->nvars == c->cap) {
+        size_t cap = c->cap == 0 ? 8 : c->cap * 2;
+        tfx_str *names = realloc(c->names, cap * sizeof(*names));
+        const tfx_value **values;
+
+        if (names == NULL)
+            return false;
+        c->names = names;
+        values = realloc((void *)c->values, cap * sizeof(*values));
+        if (values == NULL)
+            return false;
+        c->values = values;
+        c->cap = cap;
+    }
+    /* shift the tail up by one, from the end (no overlap questions) */
+    for (size_t k = c->nvars; k > lo; k--) {
+        c->names[k] = c->names[k - 1];
+        c->values[k] = c->values[k - 1];
+    }
+    c->names[lo] = name;
+    c->values[lo] = v;
+    c->nvars++;
+    return true;
+}
+
+/* What one decoding request needs, passed through tfx_ctx_try. */
+typedef struct {
+    tfx_context *c;
+    const char *name;       /* NULL: a whole variables object */
+    const char *json;
+    size_t nbytes;
+    bool typed;
+    const char *error;      /* set by the decoder */
+    bool oom;
+} decode_job;
+
+static void run_decode(tfx_ctx *mem, void *arg)
+{
+    decode_job *job = arg;
+
+    if (job->name == NULL) {
+        tfx_json_vars vars;
+        size_t i;
+
+        if (!tfx_json_decode_vars(mem, job->json, job->nbytes, job->typed, &vars, &job->error))
+            return;
+        for (i = 0; i < vars.n && !job->oom; i++)
+            job->oom = !define(job->c, vars.names[i], vars.values[i]);
+    } else {
+        const tfx_value *v = job->typed
+                                 ? tfx_json_decode_typed(mem, job->json, job->nbytes, &job->error)
+                                 : tfx_json_decode_plain(mem, job->json, job->nbytes, &job->error);
+        tfx_str name;
+
+        if (v == NULL)
+            return;
+        name.nbytes = strlen(job->name);
+        name.s = tfx_ctx_strndup(mem, job->name, name.nbytes);
+        job->oom = !define(job->c, name, v);
+    }
+}
+
+static int decode(tfx_context *c, const char *name, const char *json, size_t nbytes, bool typed,
+                  char **error)
+{
+    decode_job job;
+
+    memset(&job, 0, sizeof(job));
+    job.c = c;
+    job.name = name;
+    job.json = json;
+    job.nbytes = nbytes;
+    job.typed = typed;
+    if (error != NULL)
+        *error = NULL;
+    if (!tfx_ctx_try(&c->mem, run_decode, &job)) {
+        set_error(error, c->mem.fail_detail);
+        return -1;
+    }
+    if (job.oom) {
+        set_error(error, "out of memory");
+        return -1;
+    }
+    if (job.error != NULL) {
+        set_error(error, job.error);
+        return -1;
+    }
+    return 0;
+}
+
+TFX_API int tfx_context_set_typed(tfx_context *c, const char *name, const char *json,
+                                  size_t nbytes, char **error)
+{
+    return decode(c, name, json, nbytes, true, error);
+}
+
+TFX_API int tfx_context_set_json(tfx_context *c, const char *name, const char *json,
+                                 size_t nbytes, char **error)
+{
+    return decode(c, name, json, nbytes, false, error);
+}
+
+TFX_API int tfx_context_set_typed_all(tfx_context *c, const char *json, size_t nbytes,
+                                      char **error)
+{
+    return decode(c, NULL, json, nbytes, true, error);
+}
+
+TFX_API int tfx_context_set_json_all(tfx_context *c, const char *json, size_t nbytes,
+                                     char **error)
+{
+    return decode(c, NULL, json, nbytes, false, error);
+}
+
+/* ---------------------------------------------------------------------
+ * Evaluation
+ * ------------------------------------------------------------------ */
+
+/* The diagnostic of an evaluation whose diagnostics could not even be
+ * copied. */
+static const tfx_diagnostic eval_out_of_memory = {
+    TFX_SEV_ERROR, TFX_PHASE_EVAL, "resource.limit", "Memory limit exceeded",
+    "The evaluation needed more memory than its limit allows.", 0, {{0, 1, 1}, {0, 1, 1}},
+    0, {{0, 1, 1}, {0, 1, 1}},
+};
+
+/* Copies the internal diagnostics into public ones (malloc'd, so that
+ * they survive an exhausted arena). */
+static void publish(tfx_result *r, const tfx_diags *d)
+{
+    size_t i;
+
+    free(r->diags);
+    r->ndiags = 0;
+    r->has_errors = tfx_diags_has_errors(d) || d->out_of_memory;
+    r->diags = malloc((d->n + 1) * sizeof(tfx_diagnostic));
+    if (r->diags == NULL) {
+        r->has_errors = 1;
+        return;
+    }
+    for (i = 0; i < d->n; i++) {
+        const tfx_diag *in = &d->items[i];
+        tfx_diagnostic *out = &r->diags[i];
+
+        out->severity = in->severity;
+        out->phase = in->phase;
+        out->category = tfx_category_id(in->category);
+        out->summary = in->summary;
+        out->detail = in->detail;
+        out->has_subject = in->has_subject;
+        out->subject = in->subject;
+        out->has_context = in->has_context;
+        out->context = in->context;
+    }
+    r->ndiags = d->n;
+    if (d->out_of_memory)
+        r->diags[r->ndiags++] = eval_out_of_memory;
+}
+
+/* The lookup of built-in functions, as a scope's function table. */
+static const tfx_function *builtin(const char *name, size_t nbytes)
+{
+    return tfx_func_builtin(name, nbytes);
+}
+
+TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
+                                 const tfx_eval_limits *limits)
+{
+    tfx_result *r = calloc(1, sizeof(*r));
+    tfx_ctx_limits l;
+    tfx_env env;
+
+    if (r == NULL)
+        return NULL;
+    tfx_ctx_limits_init(&l);
+    if (limits != NULL) {
+        l.max_steps = limits->max_steps;
+        l.max_depth = limits->max_depth;
+        l.max_string_bytes = limits->max_string_bytes;
+        l.max_collection_items = limits->max_collection_items;
+        l.max_memory_bytes = limits->max_memory_bytes;
+    }
+    if (!tfx_ctx_init(&r->mem, &l)) {
+        free(r);
+        return NULL;
+    }
+    if (src->root == NULL || src->has_errors)
+        return r;
+    memset(&env, 0, sizeof(env));
+    if (c != NULL) {
+        env.has_variables = c->allow_variables;
+        env.var_names = c->names;
+        env.var_values = (const tfx_value *const *)c->values;
+        env.nvars = c->nvars;
+        env.has_functions = c->allow_functions;
+        env.function = builtin;
+        env.function_names = tfx_func_builtin_names();
+    }
+    tfx_diags_init(&r->internal, r->mem.arena);
+    r->whole = src->root->range;
+    r->value = tfx_eval(&r->mem, src->root, &env, &r->internal);
+    publish(r, &r->internal);
+    return r;
+}
+
+TFX_API void tfx_result_free(tfx_result *r)
+{
+    if (r == NULL)
+        return;
+    tfx_ctx_free(&r->mem);
+    free(r->diags);
+    free(r);
+}
+
+TFX_API int tfx_result_has_errors(const tfx_result *r)
+{
+    return r->has_errors;
+}
+
+TFX_API size_t tfx_result_diagnostic_count(const tfx_result *r)
+{
+    return r->diags != NULL ? r->ndiags : (r->has_errors ? 1 : 0);
+}
+
+TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t i)
+{
+    if (i >= tfx_result_diagnostic_count(r))
+        return NULL;
+    return r->diags != NULL ? &r->diags[i] : &eval_out_of_memory;
+}
+
+TFX_API char *tfx_result_json(const tfx_result *r)
+{
+    return r->value != NULL ? tfx_json_encode_typed(r->value) : NULL;
+}
+
+TFX_API char *tfx_result_render(const tfx_result *r)
+{
+    return r->value != NULL ? tfx_render_console(r->value) : NULL;
+}
+
+typedef struct {
+    tfx_result *r;
+    const char *type_json;
+    size_t nbytes;
+    bool unsafe;
+    const char *error;      /* a malformed type */
+} convert_job;
+
+static void run_convert(tfx_ctx *mem, void *arg)
+{
+    convert_job *job = arg;
+    const char *why = NULL;
+    const tfx_type *want = tfx_json_decode_type(mem, job->type_json, job->nbytes, &job->error);
+    const tfx_value *v;
+
+    if (want == NULL)
+        return;
+    v = tfx_convert(mem, job->r->value, want, job->unsafe ? TFX_CONVERT_UNSAFE : TFX_CONVERT_SAFE,
+                    &why);
+    if (v != NULL) {
+        job->r->value = v;
+        return;
+    }
+    tfx_diags_add(&job->r->internal, TFX_PHASE_EVAL, TFX_CAT_CONVERSION, "Invalid conversion",
+                  &job->r->whole, NULL, "%s", why != NULL ? why : "the value cannot be converted");
+}
+
+TFX_API int tfx_result_convert(tfx_result *r, const char *type_json, size_t nbytes, int unsafe,
+                               char **error)
+{
+    convert_job job;
+
+    if (error != NULL)
+        *error = NULL;
+    if (r->value == NULL) {
+        set_error(error, "the result has no value");
+        return -1;
+    }
+    memset(&job, 0, sizeof(job));
+    job.r = r;
+    job.type_json = type_json;
+    job.nbytes = nbytes;
+    job.unsafe = unsafe != 0;
+    if (!tfx_ctx_try(&r->mem, run_convert, &job))
+        tfx_diags_add(&r->internal, TFX_PHASE_EVAL, TFX_CAT_RESOURCE_LIMIT, r->mem.fail_summary,
+                      &r->whole, NULL, "%s", r->mem.fail_detail);
+    if (job.error != NULL) {
+        set_error(error, job.error);
+        return -1;
+    }
+    publish(r, &r->internal);
+    return 0;
+}
+
+/* Formatting the type needs an arena: a scratch ctx. */
+typedef struct {
+    const tfx_type *type;
+    char *text;      /* malloc'd */
+} type_job;
+
+static void type_string(tfx_ctx *mem, void *arg)
+{
+    type_job *job = arg;
+
+    job->text = dup_cstr(tfx_type_string(mem, job->type));
+}
+
+TFX_API char *tfx_result_type(const tfx_result *r)
+{
+    tfx_ctx scratch;
+    type_job job;
+
+    if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
+        return NULL;
+    job.type = r->value->type;
+    job.text = NULL;
+    (void)tfx_ctx_try(&scratch, type_string, &job);
+    tfx_ctx_free(&scratch);
+    return job.text;
+}

@@ -1,0 +1,1577 @@
+/*
+ * eval.c — the evaluator: HCL 2.14.1's hclsyntax Expression.Value for
+ * every node kind but the templates and `for` (eval_template.c), with
+ * hcl.Index, hcl.GetAttr and Traversal.TraverseAbs/TraverseRel
+ * (spec/evaluation.md, spec/functions.md section 1; semantics.md R, I,
+ * O, Q, K, FN, U, M, P).
+ *
+ * Each node's function follows upstream's Value method step by step:
+ * the same order of evaluation, the same checks in the same order, the
+ * same diagnostics (summary, detail, subject, context) and the same
+ * placeholders.  Diagnostics of a sub-expression that upstream drops (the
+ * unchosen result of a conditional, say) are collected in a list of their
+ * own and never copied over.
+ */
+#include "eval.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "convert.h"
+#include "eval_internal.h"
+#include "render.h"
+#include "text.h"
+
+/* ---------------------------------------------------------------------
+ * Shared helpers
+ * ------------------------------------------------------------------ */
+
+void tfx_ev_error(tfx_ev *ev, tfx_category cat, const char *summary, const tfx_range *subject,
+                  const tfx_range *context, const char *detail_fmt, ...)
+{
+    char detail[1024];
+    const char *text = detail;
+    va_list ap;
+    int len;
+
+    va_start(ap, detail_fmt);
+    len = vsnprintf(detail, sizeof(detail), detail_fmt, ap);
+    va_end(ap);
+    if (len < 0)
+        len = 0;
+    if ((size_t)len >= sizeof(detail)) {
+        /* long (a quoted name, say): format again into the arena */
+        char *big = tfx_ctx_alloc(ev->ctx, (size_t)len + 1);
+
+        va_start(ap, detail_fmt);
+        vsnprintf(big, (size_t)len + 1, detail_fmt, ap);
+        va_end(ap);
+        text = big;
+    }
+    if (tfx_diags_add(ev->diags, TFX_PHASE_EVAL, cat, summary, subject, context, "%s", text)
+        == NULL)
+        tfx_ctx_fail(ev->ctx, "Memory limit exceeded",
+                     "The evaluation needs more than the memory limit of %zu bytes.",
+                     ev->ctx->limits.max_memory_bytes);
+}
+
+bool tfx_ev_failed_since(const tfx_ev *ev, size_t mark)
+{
+    return ev->diags->n > mark;
+}
+
+const char *tfx_ev_quote(tfx_ev *ev, const char *s, size_t nbytes)
+{
+    return tfx_render_quoted(ev->ctx, s, nbytes);
+}
+
+const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *want,
+                                const char **error)
+{
+    *error = NULL;
+    return tfx_convert(ev->ctx, v, want, TFX_CONVERT_UNSAFE, error);
+}
+
+static const tfx_value *dynamic_unknown(void)
+{
+    return &tfx_value_dynamic_unknown;
+}
+
+/* Copies the diagnostics of `from` to the end of ev->diags. */
+static void append_diags(tfx_ev *ev, const tfx_diags *from)
+{
+    size_t i;
+
+    for (i = 0; i < from->n; i++) {
+        const tfx_diag *d = &from->items[i];
+
+        tfx_ev_error(ev, d->category, d->summary, d->has_subject ? &d->subject : NULL,
+                     d->has_context ? &d->context : NULL, "%s", d->detail);
+    }
+}
+
+/* Evaluates n into a list of diagnostics of its own, *into (which must
+ * use the ctx's arena), so that the caller decides whether to keep them. */
+static const tfx_value *node_aside(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                   tfx_diags *into)
+{
+    tfx_diags *saved = ev->diags;
+    const tfx_value *v;
+
+    tfx_diags_init(into, ev->ctx->arena);
+    ev->diags = into;
+    v = tfx_ev_node(ev, n, env);
+    ev->diags = saved;
+    return v;
+}
+
+/* [eval.start-range] upstream's StartRange of each node kind. */
+tfx_range tfx_ev_start_range(const tfx_node *n)
+{
+    tfx_range r;
+
+    switch (n->kind) {
+    case TFX_NODE_FUNCTION_CALL:
+        return tfx_range_between(n->as.call.name_range, n->as.call.open_range);
+    case TFX_NODE_CONDITIONAL:
+        return tfx_ev_start_range(n->as.conditional.cond);
+    case TFX_NODE_BINARY_OP:
+        return tfx_ev_start_range(n->as.op.lhs);
+    case TFX_NODE_UNARY_OP:
+        return n->as.op.symbol_range;
+    case TFX_NODE_INDEX:
+        return n->as.index.open_range;
+    case TFX_NODE_TUPLE_CONS:
+        return n->as.tuple.open_range;
+    case TFX_NODE_OBJECT_CONS:
+        return n->as.object.open_range;
+    case TFX_NODE_OBJECT_CONS_KEY:
+        return tfx_ev_start_range(n->as.key.wrapped);
+    case TFX_NODE_FOR:
+        return n->as.for_expr.open_range;
+    case TFX_NODE_SPLAT:
+        return n->as.splat.marker_range;
+    case TFX_NODE_PARENTHESES:
+        return tfx_ev_start_range(n->as.parens.expr);
+    case TFX_NODE_TEMPLATE_JOIN:
+        return tfx_ev_start_range(n->as.join.tuple);
+    case TFX_NODE_TEMPLATE:
+        if (n->as.template.nparts > 0)
+            return tfx_ev_start_range(n->as.template.parts[0]);
+        /* `""`: upstream's one empty literal, just after the quote */
+        r.start = n->range.start;
+        if (n->range.end.byte > n->range.start.byte) {
+            r.start.byte++;
+            r.start.column++;
+        }
+        r.end = r.start;
+        return r;
+    case TFX_NODE_LITERAL:
+    case TFX_NODE_TEMPLATE_WRAP:
+    case TFX_NODE_SCOPE_TRAVERSAL:
+    case TFX_NODE_RELATIVE_TRAVERSAL:
+    case TFX_NODE_ANON_SYMBOL:
+    case TFX_NODE_COUNT:
+        break;
+    }
+    return n->range;
+}
+
+/* ---------------------------------------------------------------------
+ * Literals [eval.literal]
+ * ------------------------------------------------------------------ */
+
+/* [eval.literal] [num.literal] (semantics L16, S14) A literal's value:
+ * numbers at 512 bits, strings NFC, null of type dynamic. */
+static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
+{
+    const tfx_num *num = NULL;
+    tfx_num_err err;
+
+    switch (lit->kind) {
+    case TFX_LIT_NUMBER:
+        err = tfx_num_parse_n(ctx->arena, lit->text, lit->ntext, &num);
+        if (err == TFX_NUM_ERR_NOMEM)
+            tfx_ctx_fail(ctx, "Memory limit exceeded",
+                         "The evaluation needs more than the memory limit of %zu bytes.",
+                         ctx->limits.max_memory_bytes);
+        if (err != TFX_NUM_OK)
+            return tfx_value_unknown(ctx, &tfx_type_number);
+        return tfx_value_number(ctx, num);
+    case TFX_LIT_STRING:
+        return tfx_value_string(ctx, lit->text != NULL ? lit->text : "", lit->ntext);
+    case TFX_LIT_BOOL:
+        return tfx_value_bool(lit->boolean);
+    case TFX_LIT_NULL:
+        return &tfx_value_dynamic_null;
+    case TFX_LIT_UNKNOWN_NUMBER:
+        return tfx_value_unknown(ctx, &tfx_type_number);
+    case TFX_LIT_UNKNOWN:
+        break;
+    }
+    return dynamic_unknown();
+}
+
+/* ---------------------------------------------------------------------
+ * Suggestions [call.suggestion]
+ * ------------------------------------------------------------------ */
+
+/* The code points of s[0..nbytes) (a byte that is not UTF-8 counts as
+ * U+FFFD, as Go's []rune conversion makes it). */
+static size_t runes_of(tfx_ctx *ctx, const char *s, size_t nbytes, int32_t **out)
+{
+    int32_t *r = tfx_ctx_alloc_array(ctx, nbytes + 1, sizeof(int32_t));
+    size_t i = 0;
+    size_t n = 0;
+
+    while (i < nbytes) {
+        int32_t cp;
+
+        i += tfx_text_decode((const unsigned char *)s + i, nbytes - i, &cp);
+        r[n++] = cp < 0 ? 0xFFFD : cp;
+    }
+    *out = r;
+    return n;
+}
+
+/* Whether the Levenshtein distance of a and b (in code points, each
+ * edit costing 1) is below 3, computed in the band |i - j| <= 2 that
+ * decides it. */
+static bool close_names(tfx_ctx *ctx, const int32_t *a, size_t na, const int32_t *b, size_t nb)
+{
+    enum { FAR = 3 };
+    size_t *prev;
+    size_t *cur;
+    size_t i;
+    size_t j;
+
+    if ((na > nb ? na - nb : nb - na) >= FAR)
+        return false;
+    prev = tfx_ctx_alloc_array(ctx, nb + 1, sizeof(size_t));
+    cur = tfx_ctx_alloc_array(ctx, nb + 1, sizeof(size_t));
+    for (j = 0; j <= nb; j++)
+        prev[j] = j < FAR ? j : FAR;
+    for (i = 1; i <= na; i++) {
+        size_t lo = i > FAR ? i - FAR : 0;
+        size_t hi = i + FAR < nb ? i + FAR : nb;
+        size_t *tmp;
+
+        for (j = 0; j <= nb; j++)
+            cur[j] = FAR;
+        if (lo == 0)
+            cur[0] = i < FAR ? i : FAR;
+        for (j = lo > 1 ? lo : 1; j <= hi; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            cur[j] = best < FAR ? best : FAR;
+        }
+        tmp = prev;
+        prev = cur;
+        cur = tmp;
+    }
+    return prev[nb] < FAR;
+}
+
+typedef struct {
+    const int32_t *given;
+    size_t ngiven;
+    tfx_str best;
+    bool found;
+} suggestion;
+
+/* Considers one candidate: kept if it is close and sorts before the best
+ * so far (upstream takes the first close one in Go's map order, which is
+ * random; tfexpr takes the first in byte order). */
+static void consider(tfx_ctx *ctx, suggestion *sg, const char *name, size_t nbytes)
+{
+    tfx_str cand = {name, nbytes};
+    int32_t *r;
+    size_t nr;
+
+    if (sg->found && tfx_str_cmp(cand, sg->best) >= 0)
+        return;
+    nr = runes_of(ctx, name, nbytes, &r);
+    if (close_names(ctx, sg->given, sg->ngiven, r, nr)) {
+        sg->best = cand;
+        sg->found = true;
+    }
+}
+
+/* " Did you mean \"x\"?" or "". */
+static const char *suggestion_text(tfx_ev *ev, const suggestion *sg)
+{
+    if (!sg->found)
+        return "";
+    return tfx_ctx_printf(ev->ctx, " Did you mean %s?", tfx_ev_quote(ev, sg->best.s, sg->best.nbytes));
+}
+
+/* ---------------------------------------------------------------------
+ * Variables [var.*]
+ * ------------------------------------------------------------------ */
+
+/* The variable of one scope, or NULL (binary search: names are sorted). */
+static const tfx_value *scope_lookup(const tfx_env *scope, const char *name, size_t nbytes)
+{
+    tfx_str key = {name, nbytes};
+    size_t lo = 0;
+    size_t hi = scope->nvars;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = tfx_str_cmp(scope->var_names[mid], key);
+
+        if (c == 0)
+            return scope->var_values[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* [var.lookup] [var.none] [var.unknown] [var.name] [call.suggestion]
+ * (semantics R1–R3, FN2) Traversal.TraverseAbs's root: the innermost
+ * scope with a variable table holding the name gives the value; without
+ * any table, "Variables not allowed"; otherwise "Unknown variable", with
+ * a suggestion among the names of every scope.  NULL after an error. */
+static const tfx_value *lookup_variable(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const char *name = n->as.traversal.root;
+    size_t nname = n->as.traversal.nroot;
+    const tfx_env *scope;
+    bool any_table = false;
+    suggestion sg;
+
+    for (scope = env; scope != NULL; scope = scope->parent) {
+        const tfx_value *v;
+
+        if (!scope->has_variables)
+            continue;
+        any_table = true;
+        v = scope_lookup(scope, name, nname);
+        if (v != NULL)
+            return v;
+    }
+    if (!any_table) {
+        tfx_ev_error(ev, TFX_CAT_UNKNOWN_VARIABLE, "Variables not allowed",
+                     &n->as.traversal.root_range, NULL, "Variables may not be used here.");
+        return NULL;
+    }
+    memset(&sg, 0, sizeof(sg));
+    {
+        int32_t *given;
+
+        sg.ngiven = runes_of(ev->ctx, name, nname, &given);
+        sg.given = given;
+    }
+    for (scope = env; scope != NULL; scope = scope->parent) {
+        size_t i;
+
+        for (i = 0; scope->has_variables && i < scope->nvars; i++)
+            consider(ev->ctx, &sg, scope->var_names[i].s, scope->var_names[i].nbytes);
+    }
+    tfx_ev_error(ev, TFX_CAT_UNKNOWN_VARIABLE, "Unknown variable", &n->as.traversal.root_range,
+                 NULL, "There is no variable named %s.%s", tfx_ev_quote(ev, name, nname),
+                 suggestion_text(ev, &sg));
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------
+ * Index and attribute access [index.*] [attr.*]
+ * ------------------------------------------------------------------ */
+
+static const char INVALID_INDEX[] = "Invalid index";
+static const char NO_ELEMENT[] = "The given key does not identify an element in this collection value";
+
+/* cty's HasIndex of a list, tuple or map and a key already converted
+ * (marks ignored): TRUE, FALSE, or UNKNOWN. */
+static tfx_tri has_index(const tfx_value *coll, const tfx_value *key, size_t *index)
+{
+    int64_t i;
+
+    if (tfx_value_is_unknown(key))
+        return TFX_TRI_UNKNOWN;
+    if (coll->type->kind == TFX_TYPE_MAP) {
+        if (tfx_value_is_unknown(coll))
+            return TFX_TRI_UNKNOWN;
+        return tfx_value_lookup(coll, key->as.string.s, key->as.string.nbytes) != NULL
+                   ? TFX_TRI_TRUE
+                   : TFX_TRI_FALSE;
+    }
+    if (coll->type->kind == TFX_TYPE_LIST && tfx_value_is_unknown(coll))
+        return TFX_TRI_UNKNOWN;
+    if (!tfx_num_to_int64(key->as.number, &i) || i < 0)
+        return TFX_TRI_FALSE;
+    *index = (size_t)i;
+    if (coll->type->kind == TFX_TYPE_TUPLE)
+        return (uint64_t)i < (uint64_t)coll->type->n ? TFX_TRI_TRUE : TFX_TRI_FALSE;
+    return (uint64_t)i < (uint64_t)tfx_value_length(coll) ? TFX_TRI_TRUE : TFX_TRI_FALSE;
+}
+
+/* [index.list.range] (semantics I4, Z7) The error for a list or tuple
+ * key that identifies no element: a fractional (or infinite) key, a
+ * negative one, one at or past the known length of an unmarked
+ * collection (the length 0 has its own words), else the generic one. */
+static void sequence_range_error(tfx_ev *ev, const tfx_value *coll, const tfx_value *key,
+                                 const tfx_range *rng)
+{
+    const tfx_num *k = key->as.number;
+
+    if (!tfx_num_is_integer(k)) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                     "%s: indexing a sequence requires a whole number, but the given index has "
+                     "a fractional part.", NO_ELEMENT);
+        return;
+    }
+    if (tfx_num_sign(k) < 0) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                     "%s: a negative number is not a valid index for a sequence.", NO_ELEMENT);
+        return;
+    }
+    if (!tfx_value_is_marked(coll)
+        && (coll->type->kind == TFX_TYPE_TUPLE || tfx_value_is_known(coll))) {
+        size_t length =
+            coll->type->kind == TFX_TYPE_TUPLE ? coll->type->n : tfx_value_length(coll);
+        const tfx_num *len = tfx_num_from_int64(ev->ctx->arena, (int64_t)length);
+
+        if (len == NULL)
+            tfx_ctx_fail(ev->ctx, "Memory limit exceeded",
+                         "The evaluation needs more than the memory limit of %zu bytes.",
+                         ev->ctx->limits.max_memory_bytes);
+        if (tfx_num_cmp(k, len) <= 0) {
+            if (length == 0)
+                tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                             "%s: the collection has no elements.", NO_ELEMENT);
+            else
+                tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                             "%s: the given index is greater than or equal to the length of the "
+                             "collection.", NO_ELEMENT);
+            return;
+        }
+    }
+    tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s.", NO_ELEMENT);
+}
+
+/* [index.seq.key] [index.map] [index.list.unknown] [index.tuple.unknown]
+ * [index.key.unknown] [index.map.unknown] [index.marks] (semantics I3–I7,
+ * I15) Index of a list, tuple or map: the key converted to number or
+ * string; unknown answers; then the element with the marks of the
+ * collection and of the key. */
+static const tfx_value *index_sequence_or_map(tfx_ev *ev, const tfx_value *coll,
+                                              const tfx_value *key, const tfx_range *rng)
+{
+    tfx_ctx *ctx = ev->ctx;
+    tfx_type_kind kind = coll->type->kind;
+    const tfx_type *want = kind == TFX_TYPE_MAP ? &tfx_type_str : &tfx_type_number;
+    const char *why = NULL;
+    const tfx_value *k = tfx_ev_convert(ev, key, want, &why);
+    const tfx_value *elem;
+    size_t i = 0;
+
+    if (k == NULL) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s: %s.", NO_ELEMENT,
+                     why != NULL ? why : "invalid key");
+        return dynamic_unknown();
+    }
+    switch (has_index(coll, k, &i)) {
+    case TFX_TRI_UNKNOWN:
+        if (kind == TFX_TYPE_TUPLE)
+            return dynamic_unknown();
+        return tfx_value_unknown(ctx, coll->type->elem);
+    case TFX_TRI_FALSE:
+        if (kind == TFX_TYPE_MAP)
+            tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s.", NO_ELEMENT);
+        else
+            sequence_range_error(ev, coll, k, rng);
+        return dynamic_unknown();
+    case TFX_TRI_TRUE:
+        break;
+    }
+    if (kind == TFX_TYPE_MAP)
+        elem = tfx_value_lookup(coll, k->as.string.s, k->as.string.nbytes);
+    else if (kind == TFX_TYPE_TUPLE && tfx_value_is_unknown(coll))
+        elem = tfx_value_unknown(ctx, coll->type->elems[i]);
+    else
+        elem = tfx_value_item(coll, i);
+    return tfx_value_mark(ctx, elem, tfx_marks_union(ctx, coll->marks, k->marks));
+}
+
+/* [index.object] [index.object.unknown] [index.marks] (semantics I8, I9,
+ * I15) Index of an object: the key converted to string; unknown object
+ * or key → unknown(dynamic) (P14); the attribute with the object's marks
+ * only (the key's are dropped). */
+static const tfx_value *index_object(tfx_ev *ev, const tfx_value *coll, const tfx_value *key,
+                                     const tfx_range *rng)
+{
+    bool was_number = key->type->kind == TFX_TYPE_NUMBER;
+    const char *why = NULL;
+    const tfx_value *k = tfx_ev_convert(ev, key, &tfx_type_str, &why);
+    const tfx_value *attr;
+
+    if (k == NULL) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s: %s.", NO_ELEMENT,
+                     why != NULL ? why : "invalid key");
+        return dynamic_unknown();
+    }
+    if (!tfx_value_is_known(coll) || tfx_value_is_unknown(k))
+        return dynamic_unknown();
+    if (tfx_type_attr_index(coll->type, k->as.string.s, k->as.string.nbytes) < 0) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s.%s", NO_ELEMENT,
+                     was_number ? " An object only supports looking up attributes by name, not "
+                                  "by numeric index."
+                                : "");
+        return dynamic_unknown();
+    }
+    attr = tfx_value_lookup(coll, k->as.string.s, k->as.string.nbytes);
+    return tfx_value_mark(ev->ctx, attr, coll->marks);
+}
+
+/* [index.order] [index.set] [index.other] [index.subject] (semantics I2,
+ * I10, I16) hcl.Index: null collection, null key, dynamic types, then by
+ * the collection's type.  Errors give unknown(dynamic). */
+static const tfx_value *index_value(tfx_ev *ev, const tfx_value *coll, const tfx_value *key,
+                                    const tfx_range *rng)
+{
+    if (tfx_value_is_null(coll)) {
+        tfx_ev_error(ev, TFX_CAT_NULL_ACCESS, "Attempt to index null value", rng, NULL,
+                     "This value is null, so it does not have any indices.");
+        return dynamic_unknown();
+    }
+    if (tfx_value_is_null(key)) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                     "Can't use a null value as an indexing key.");
+        return dynamic_unknown();
+    }
+    if (key->type->kind == TFX_TYPE_DYNAMIC || coll->type->kind == TFX_TYPE_DYNAMIC)
+        return dynamic_unknown();
+    switch (coll->type->kind) {
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_TUPLE:
+    case TFX_TYPE_MAP:
+        return index_sequence_or_map(ev, coll, key, rng);
+    case TFX_TYPE_OBJECT:
+        return index_object(ev, coll, key, rng);
+    case TFX_TYPE_SET:
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                     "Elements of a set are identified only by their value and don't have any "
+                     "separate index or key to select with, so it's only possible to perform "
+                     "operations across all elements of the set.");
+        return dynamic_unknown();
+    case TFX_TYPE_DYNAMIC:
+    case TFX_TYPE_BOOL:
+    case TFX_TYPE_NUMBER:
+    case TFX_TYPE_STRING:
+        break;
+    }
+    tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
+                 "This value does not have any indices.");
+    return dynamic_unknown();
+}
+
+/* [attr.step] [attr.object] [attr.map] [attr.dynamic] [attr.list]
+ * [attr.set] [attr.primitive] [attr.other] [attr.marks] [attr.subject]
+ * (semantics I11–I13, I15) hcl.GetAttr. */
+static const tfx_value *get_attr(tfx_ev *ev, const tfx_value *v, const char *name, size_t nname,
+                                 const tfx_range *rng)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_type *t = v->type;
+    const char *unsupported = "Unsupported attribute";
+    long ai;
+
+    if (tfx_value_is_null(v)) {
+        tfx_ev_error(ev, TFX_CAT_NULL_ACCESS, "Attempt to get attribute from null value", rng, NULL,
+                     "This value is null, so it does not have any attributes.");
+        return dynamic_unknown();
+    }
+    switch (t->kind) {
+    case TFX_TYPE_OBJECT:
+        ai = tfx_type_attr_index(t, name, nname);
+        if (ai < 0) {
+            tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                         "This object does not have an attribute named %s.",
+                         tfx_ev_quote(ev, name, nname));
+            return dynamic_unknown();
+        }
+        if (tfx_value_is_unknown(v))
+            return tfx_value_unknown(ctx, t->elems[ai]);
+        return tfx_value_mark(ctx, tfx_value_lookup(v, name, nname), v->marks);
+    case TFX_TYPE_MAP: {
+        /* the key is cty.StringVal(name): NFC, unlike object attributes */
+        const tfx_value *key;
+        const tfx_value *elem;
+
+        if (tfx_value_is_unknown(v))
+            return tfx_value_unknown(ctx, t->elem);
+        key = tfx_value_string(ctx, name, nname);
+        elem = tfx_value_lookup(v, key->as.string.s, key->as.string.nbytes);
+        if (elem == NULL) {
+            tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, "Missing map element", rng, NULL,
+                         "This map does not have an element with the key %s.",
+                         tfx_ev_quote(ev, name, nname));
+            return dynamic_unknown();
+        }
+        return tfx_value_mark(ctx, elem, v->marks);
+    }
+    case TFX_TYPE_DYNAMIC:
+        return dynamic_unknown();
+    case TFX_TYPE_LIST:
+        if (t->elem->kind != TFX_TYPE_OBJECT)
+            break;
+        if (tfx_type_attr_index(t->elem, name, nname) >= 0)
+            tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                         "Can't access attributes on a list of objects. Did you mean to access "
+                         "attribute %s for a specific element of the list, or across all "
+                         "elements of the list?",
+                         tfx_ev_quote(ev, name, nname));
+        else
+            tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                         "Can't access attributes on a list of objects. Did you mean to access "
+                         "an attribute for a specific element of the list, or across all "
+                         "elements of the list?");
+        return dynamic_unknown();
+    case TFX_TYPE_SET:
+        if (t->elem->kind != TFX_TYPE_OBJECT)
+            break;
+        tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                     "Can't access attributes on a set of objects. Did you mean to access an "
+                     "attribute across all elements of the set?");
+        return dynamic_unknown();
+    case TFX_TYPE_BOOL:
+    case TFX_TYPE_NUMBER:
+    case TFX_TYPE_STRING:
+        tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                     "Can't access attributes on a primitive-typed value (%s).",
+                     tfx_type_friendly(ctx, t));
+        return dynamic_unknown();
+    case TFX_TYPE_TUPLE:
+        break;
+    }
+    tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
+                 "This value does not have any attributes.");
+    return dynamic_unknown();
+}
+
+/* [var.traversal] [index.step] [index.legacy] [attr.step] (semantics R4,
+ * I1, I14) Traversal.TraverseRel: the steps in order, stopping at the
+ * first that fails (then unknown(dynamic)). */
+static const tfx_value *apply_steps(tfx_ev *ev, const tfx_value *v, const tfx_step *steps,
+                                    size_t nsteps)
+{
+    size_t i;
+
+    for (i = 0; i < nsteps; i++) {
+        const tfx_step *s = &steps[i];
+        size_t mark = ev->diags->n;
+
+        if (s->is_attr)
+            v = get_attr(ev, v, s->name, s->nname, &s->range);
+        else
+            v = index_value(ev, v, literal_value(ev->ctx, &s->key), &s->range);
+        if (tfx_ev_failed_since(ev, mark))
+            return dynamic_unknown();
+    }
+    return v;
+}
+
+/* [var.traversal] (semantics R1, R4) ScopeTraversalExpr: the root, then
+ * the steps. */
+static const tfx_value *eval_scope_traversal(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_value *root = lookup_variable(ev, n, env);
+
+    if (root == NULL)
+        return dynamic_unknown();
+    return apply_steps(ev, root, n->as.traversal.steps, n->as.traversal.nsteps);
+}
+
+/* [var.traversal] RelativeTraversalExpr: the source's value and
+ * diagnostics, then the steps. */
+static const tfx_value *eval_relative_traversal(tfx_ev *ev, const tfx_node *n,
+                                                const tfx_env *env)
+{
+    const tfx_value *src = tfx_ev_node(ev, n->as.traversal.source, env);
+
+    return apply_steps(ev, src, n->as.traversal.steps, n->as.traversal.nsteps);
+}
+
+/* [index.step] IndexExpr: the collection, the key (both diagnostics
+ * kept), then the index operation even if they failed. */
+static const tfx_value *eval_index(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_value *coll = tfx_ev_node(ev, n->as.index.collection, env);
+    const tfx_value *key = tfx_ev_node(ev, n->as.index.key, env);
+
+    return index_value(ev, coll, key, &n->as.index.bracket_range);
+}
+
+/* ---------------------------------------------------------------------
+ * Operators [op.*]
+ * ------------------------------------------------------------------ */
+
+/* [op.func] (semantics O1) The function of an operator. */
+static tfx_func_op operator_function(tfx_op op)
+{
+    switch (op) {
+    case TFX_OP_OR: return TFX_FOP_OR;
+    case TFX_OP_AND: return TFX_FOP_AND;
+    case TFX_OP_EQUAL: return TFX_FOP_EQUAL;
+    case TFX_OP_NOT_EQUAL: return TFX_FOP_NOT_EQUAL;
+    case TFX_OP_GREATER: return TFX_FOP_GREATER;
+    case TFX_OP_GREATER_EQUAL: return TFX_FOP_GREATER_EQUAL;
+    case TFX_OP_LESS: return TFX_FOP_LESS;
+    case TFX_OP_LESS_EQUAL: return TFX_FOP_LESS_EQUAL;
+    case TFX_OP_ADD: return TFX_FOP_ADD;
+    case TFX_OP_SUBTRACT: return TFX_FOP_SUBTRACT;
+    case TFX_OP_MULTIPLY: return TFX_FOP_MULTIPLY;
+    case TFX_OP_DIVIDE: return TFX_FOP_DIVIDE;
+    case TFX_OP_MODULO: return TFX_FOP_MODULO;
+    case TFX_OP_NEGATE: return TFX_FOP_NEGATE;
+    case TFX_OP_NOT: break;
+    }
+    return TFX_FOP_NOT;
+}
+
+/* The result type of an operation (upstream's Operation.Type). */
+static const tfx_type *operator_type(tfx_op op)
+{
+    switch (op) {
+    case TFX_OP_ADD:
+    case TFX_OP_SUBTRACT:
+    case TFX_OP_MULTIPLY:
+    case TFX_OP_DIVIDE:
+    case TFX_OP_MODULO:
+    case TFX_OP_NEGATE:
+        return &tfx_type_number;
+    default:
+        return &tfx_type_bool;
+    }
+}
+
+/* One operand converted to its parameter's type, or NULL after an
+ * "Invalid operand" error [op.order]. */
+static const tfx_value *operand(tfx_ev *ev, const tfx_node *whole, const tfx_node *expr,
+                                const tfx_value *v, const tfx_param *param, const char *which)
+{
+    const char *why = NULL;
+    const tfx_value *c = tfx_ev_convert(ev, v, param->type, &why);
+
+    if (c == NULL)
+        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Invalid operand", &expr->range, &whole->range,
+                     "Unsuitable value for %s operand: %s.", which,
+                     why != NULL ? why : "invalid value");
+    return c;
+}
+
+/* [op.operand] [op.null] [op.unknown] [op.arith] [op.marks]
+ * [op.marks.unknown] (semantics O3, O5, O6, O21, O22) The call of the
+ * operator's function, unless an error came before: then, or when the
+ * call fails ("Operation failed", subject the whole operation), the
+ * unknown of the result type. */
+static const tfx_value *operate(tfx_ev *ev, const tfx_node *n, const tfx_function *fn,
+                                const tfx_value *const *args, size_t nargs, size_t mark)
+{
+    const tfx_type *rt = operator_type(n->as.op.op);
+    tfx_func_error err;
+    const tfx_value *r;
+
+    if (tfx_ev_failed_since(ev, mark))
+        return tfx_value_unknown(ev->ctx, rt);
+    memset(&err, 0, sizeof(err));
+    r = tfx_func_call(ev->ctx, fn, args, nargs, &err);
+    if (r == NULL) {
+        tfx_ev_error(ev, TFX_CAT_OPERATION_FAILED, "Operation failed", &n->range, NULL,
+                     "Error during operation: %s.",
+                     err.message != NULL ? err.message : "the operation failed");
+        return tfx_value_unknown(ev->ctx, rt);
+    }
+    return r;
+}
+
+/* [op.order] [op.arith.operand] [op.cmp] [op.eq] [op.logic.operand]
+ * [op.logic] (semantics O2–O4, O7–O17, O23) BinaryOpExpr: the left
+ * operand, the right one, each converted to its parameter's type (both
+ * may fail), then the call. */
+static const tfx_value *eval_binary(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_function *fn = tfx_func_operator(operator_function(n->as.op.op));
+    size_t mark = ev->diags->n;
+    const tfx_value *lhs = tfx_ev_node(ev, n->as.op.lhs, env);
+    const tfx_value *rhs = tfx_ev_node(ev, n->as.op.rhs, env);
+    const tfx_value *args[2];
+
+    args[0] = operand(ev, n, n->as.op.lhs, lhs, &fn->params[0], "left");
+    args[1] = operand(ev, n, n->as.op.rhs, rhs, &fn->params[1], "right");
+    return operate(ev, n, fn, args, 2, mark);
+}
+
+/* [op.neg] [op.not] (semantics N24, G4) UnaryOpExpr. */
+static const tfx_value *eval_unary(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_function *fn = tfx_func_operator(operator_function(n->as.op.op));
+    size_t mark = ev->diags->n;
+    const tfx_value *v = tfx_ev_node(ev, n->as.op.lhs, env);
+    const tfx_value *args[1];
+
+    args[0] = operand(ev, n, n->as.op.lhs, v, &fn->params[0], "unary");
+    return operate(ev, n, fn, args, 1, mark);
+}
+
+/* ---------------------------------------------------------------------
+ * The conditional [cond.*]
+ * ------------------------------------------------------------------ */
+
+/* [cond.type-error.reason] (semantics Q5) upstream's
+ * describeConditionalTypeMismatch. */
+static const char *describe_mismatch(tfx_ev *ev, const tfx_type *a, const tfx_type *b)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const char *an;
+    const char *bn;
+    size_t i;
+
+    if (a->kind == TFX_TYPE_OBJECT && b->kind == TFX_TYPE_OBJECT) {
+        for (i = 0; i < a->n; i++) {
+            long j = tfx_type_attr_index(b, a->names[i].s, a->names[i].nbytes);
+
+            if (j < 0)
+                return tfx_ctx_printf(ctx,
+                                      "The 'true' value includes object attribute %s, which is "
+                                      "absent in the 'false' value",
+                                      tfx_ev_quote(ev, a->names[i].s, a->names[i].nbytes));
+            if (!tfx_type_equal(a->elems[i], b->elems[j]))
+                return tfx_ctx_printf(ctx, "Type mismatch for object attribute %s: %s",
+                                      tfx_ev_quote(ev, a->names[i].s, a->names[i].nbytes),
+                                      describe_mismatch(ev, a->elems[i], b->elems[j]));
+        }
+        for (i = 0; i < b->n; i++)
+            if (tfx_type_attr_index(a, b->names[i].s, b->names[i].nbytes) < 0)
+                return tfx_ctx_printf(ctx,
+                                      "The 'false' value includes object attribute %s, which is "
+                                      "absent in the 'true' value",
+                                      tfx_ev_quote(ev, b->names[i].s, b->names[i].nbytes));
+    } else if (a->kind == TFX_TYPE_TUPLE && b->kind == TFX_TYPE_TUPLE) {
+        if (a->n != b->n)
+            return tfx_ctx_printf(ctx,
+                                  "The 'true' tuple has length %zu, but the 'false' tuple has "
+                                  "length %zu",
+                                  a->n, b->n);
+        for (i = 0; i < a->n; i++)
+            if (!tfx_type_equal(a->elems[i], b->elems[i]))
+                return tfx_ctx_printf(ctx, "Type mismatch for tuple element %zu: %s", i,
+                                      describe_mismatch(ev, a->elems[i], b->elems[i]));
+    } else if (tfx_type_is_collection(a) && a->kind == b->kind) {
+        bool objects = a->elem->kind == TFX_TYPE_OBJECT && b->elem->kind == TFX_TYPE_OBJECT;
+        bool tuples = a->elem->kind == TFX_TYPE_TUPLE && b->elem->kind == TFX_TYPE_TUPLE;
+
+        if (objects || tuples)
+            return tfx_ctx_printf(ctx, "Mismatched %s element types: %s",
+                                  a->kind == TFX_TYPE_LIST ? "list"
+                                  : a->kind == TFX_TYPE_SET ? "set" : "map",
+                                  describe_mismatch(ev, a->elem, b->elem));
+    }
+    an = tfx_type_friendly(ctx, a);
+    bn = tfx_type_friendly(ctx, b);
+    if (strcmp(an, bn) == 0)
+        return "At least one deeply-nested attribute or element is not compatible across both "
+               "the 'true' and the 'false' value";
+    return tfx_ctx_printf(ctx, "The 'true' value is %s, but the 'false' value is %s", an, bn);
+}
+
+/* Whether v is exactly null(dynamic) without marks (cty's RawEquals with
+ * cty.NullVal(cty.DynamicPseudoType)). */
+static bool is_bare_dynamic_null(const tfx_value *v)
+{
+    return v->type->kind == TFX_TYPE_DYNAMIC && tfx_value_is_null(v) && !tfx_value_is_marked(v);
+}
+
+/* [cond.convert] (semantics Q9) The chosen result converted to the
+ * result type R, when [cond.type] chose a conversion for it. */
+static const tfx_value *chosen_result(tfx_ev *ev, const tfx_node *n, const tfx_node *expr,
+                                      const tfx_value *v, const tfx_type *rt, bool convert,
+                                      bool all_unknown, const char *which)
+{
+    const char *why = NULL;
+    const tfx_value *c;
+
+    if (!convert || tfx_type_equal(v->type, rt))
+        return v;
+    if (all_unknown)
+        return dynamic_unknown();
+    c = tfx_ev_convert(ev, v, rt, &why);
+    if (c != NULL)
+        return c;
+    tfx_ev_error(ev, TFX_CAT_INCONSISTENT_TYPES, "Inconsistent conditional result types",
+                 &expr->range, &n->range, "The %s result value has the wrong type: %s.", which,
+                 why != NULL ? why : "invalid value");
+    return tfx_value_unknown(ev->ctx, rt);
+}
+
+/* [cond.order] [cond.type] [cond.unify] [cond.type-error] [cond.null]
+ * [cond.unknown] [cond.bool] [cond.diagnostics] [cond.marks]
+ * [tmpl.eval.if] (semantics Q1–Q12, T10, T11, T23) ConditionalExpr:
+ * both results first (diagnostics set aside), the result type, then the
+ * condition; only the chosen result's diagnostics are kept, after the
+ * condition's. */
+static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_node *yes = n->as.conditional.true_result;
+    const tfx_node *no = n->as.conditional.false_result;
+    tfx_diags yes_diags;
+    tfx_diags no_diags;
+    const tfx_value *a = node_aside(ev, yes, env, &yes_diags);
+    const tfx_value *b = node_aside(ev, no, env, &no_diags);
+    const tfx_type *rt;
+    bool conv_a = false;
+    bool conv_b = false;
+    bool all_unknown = false;
+    const tfx_value *c;
+    const char *why = NULL;
+    const tfx_marks *marks = NULL;
+
+    if (is_bare_dynamic_null(a)) {
+        rt = b->type;
+        conv_a = true;
+    } else if (is_bare_dynamic_null(b)) {
+        rt = a->type;
+        conv_b = true;
+    } else if (a->type->kind == TFX_TYPE_DYNAMIC || b->type->kind == TFX_TYPE_DYNAMIC) {
+        rt = &tfx_type_dynamic;
+    } else {
+        const tfx_type *types[2];
+
+        types[0] = a->type;
+        types[1] = b->type;
+        rt = tfx_unify(ctx, types, 2, TFX_CONVERT_UNSAFE, &all_unknown);
+        conv_a = conv_b = true;
+        if (rt == NULL) {
+            tfx_range subject = tfx_range_between(yes->range, no->range);
+
+            tfx_ev_error(ev, TFX_CAT_INCONSISTENT_TYPES, "Inconsistent conditional result types",
+                         &subject, &n->range,
+                         "The true and false result expressions must have consistent types. %s.",
+                         describe_mismatch(ev, a->type, b->type));
+            return dynamic_unknown();
+        }
+    }
+
+    c = tfx_ev_node(ev, n->as.conditional.cond, env);
+    if (tfx_value_is_null(c)) {
+        tfx_ev_error(ev, TFX_CAT_NULL_CONDITION, "Null condition", &n->as.conditional.cond->range,
+                     &n->range, "The condition value is null. Conditions must either be true or "
+                                "false.");
+        return tfx_value_unknown(ctx, rt);
+    }
+    if (tfx_value_is_unknown(c))
+        return tfx_value_unknown(ctx, rt);
+    c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
+    if (c == NULL) {
+        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Incorrect condition type",
+                     &n->as.conditional.cond->range, &n->range,
+                     "The condition expression must be of type bool.");
+        return tfx_value_unknown(ctx, rt);
+    }
+    c = tfx_value_unmark_deep(ctx, c, &marks);
+    if (c->as.boolean) {
+        append_diags(ev, &yes_diags);
+        return chosen_result(ev, n, yes, a, rt, conv_a, all_unknown, "true");
+    }
+    append_diags(ev, &no_diags);
+    return chosen_result(ev, n, no, b, rt, conv_b, all_unknown, "false");
+}
+
+/* ---------------------------------------------------------------------
+ * Constructors [cons.*]
+ * ------------------------------------------------------------------ */
+
+/* [cons.tuple] (semantics K1) TupleConsExpr: the elements in order, their
+ * exact types and marks. */
+static const tfx_value *eval_tuple(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    size_t count = n->as.tuple.nitems;
+    const tfx_value **vals = tfx_ctx_alloc_array(ev->ctx, count > 0 ? count : 1,
+                                                 sizeof(const tfx_value *));
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        vals[i] = tfx_ev_node(ev, n->as.tuple.items[i], env);
+    return tfx_value_tuple(ev->ctx, vals, count);
+}
+
+/* [cons.object.key.bare] [cons.object.key.ambiguous]
+ * [cons.object.key.paren] [cons.object.key.expr] (semantics K3–K6, V10)
+ * ObjectConsKeyExpr: unless parenthesized, a bare traversal of more than
+ * the root is ambiguous, and a bare name (or the word null, true or
+ * false) is itself the key; anything else is evaluated. */
+static const tfx_value *eval_object_key(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_node *w = n->as.key.wrapped;
+
+    if (!n->as.key.force_non_literal) {
+        if (w->kind == TFX_NODE_SCOPE_TRAVERSAL && w->as.traversal.nsteps > 0) {
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Ambiguous attribute key", &w->range, NULL,
+                         "If this expression is intended to be a reference, wrap it in "
+                         "parentheses. If it's instead intended as a literal name containing "
+                         "periods, wrap it in quotes to create a string literal.");
+            return dynamic_unknown();
+        }
+        if (w->kind == TFX_NODE_SCOPE_TRAVERSAL)
+            return tfx_value_string(ev->ctx, w->as.traversal.root, w->as.traversal.nroot);
+        if (w->kind == TFX_NODE_LITERAL && w->as.literal.kind == TFX_LIT_NULL)
+            return tfx_value_string(ev->ctx, "null", 4);
+        if (w->kind == TFX_NODE_LITERAL && w->as.literal.kind == TFX_LIT_BOOL)
+            return w->as.literal.boolean ? tfx_value_string(ev->ctx, "true", 4)
+                                         : tfx_value_string(ev->ctx, "false", 5);
+    }
+    return tfx_ev_node(ev, w, env);
+}
+
+/* [cons.object] [cons.object.key.convert] [cons.object.key.unknown]
+ * [cons.object.key.duplicate] [cons.object.key.marks] [cons.object.names]
+ * [cons.object.values] (semantics K7–K12, Z6) ObjectConsExpr: for each
+ * item the key, the value, then the key's checks; a skipped item makes
+ * the object unknown(dynamic); a later duplicate key wins; key marks go
+ * onto the object. */
+static const tfx_value *eval_object(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    size_t count = n->as.object.nitems;
+    tfx_str *names = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(tfx_str));
+    const tfx_value **vals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
+                                                 sizeof(const tfx_value *));
+    const tfx_marks *marks = NULL;
+    bool known = true;
+    size_t m = 0;
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        const tfx_object_item *item = &n->as.object.items[i];
+        size_t mark = ev->diags->n;
+        const tfx_value *key = tfx_ev_node(ev, item->key, env);
+        bool key_failed = tfx_ev_failed_since(ev, mark);
+        const tfx_value *val = tfx_ev_node(ev, item->value, env);
+        const tfx_marks *key_marks = NULL;
+        const char *why = NULL;
+
+        if (key_failed) {
+            known = false;
+            continue;
+        }
+        if (tfx_value_is_null(key)) {
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Null value as key", &item->value->range, NULL,
+                         "Can't use a null value as a key.");
+            known = false;
+            continue;
+        }
+        key = tfx_value_unmark(ctx, key, &key_marks);
+        marks = tfx_marks_union(ctx, marks, key_marks);
+        key = tfx_ev_convert(ev, key, &tfx_type_str, &why);
+        if (key == NULL) {
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Incorrect key type", &item->key->range, NULL,
+                         "Can't use this value as a key: %s.", why != NULL ? why : "invalid key");
+            known = false;
+            continue;
+        }
+        if (tfx_value_is_unknown(key)) {
+            known = false;
+            continue;
+        }
+        names[m] = key->as.string;
+        vals[m] = val;
+        m++;
+    }
+    if (!known)
+        return dynamic_unknown();
+    return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
+}
+
+/* ---------------------------------------------------------------------
+ * Function calls [call.*]
+ * ------------------------------------------------------------------ */
+
+/* One argument of a call after expansion: an expression, or an element
+ * of the expanded collection. */
+typedef struct {
+    const tfx_node *expr;         /* NULL for an expanded element */
+    const tfx_value *value;       /* the expanded element */
+    tfx_range start;              /* its start range for diagnostics */
+} call_arg;
+
+/* [call.lookup] [call.none] The function named by the call, searching the
+ * scopes innermost first; NULL after the error. */
+static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const char *name = n->as.call.name;
+    size_t nname = n->as.call.nname;
+    const tfx_env *scope;
+    bool any_table = false;
+    suggestion sg;
+
+    for (scope = env; scope != NULL; scope = scope->parent) {
+        const tfx_function *fn;
+
+        if (!scope->has_functions)
+            continue;
+        any_table = true;
+        fn = scope->function != NULL ? scope->function(name, nname) : NULL;
+        if (fn != NULL)
+            return fn;
+    }
+    if (!any_table) {
+        tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Function calls not allowed", &n->range, NULL,
+                     "Functions may not be called here.");
+        return NULL;
+    }
+    /* [call.suggestion] upstream offers the names of the innermost scope's
+     * table only (none inside a `for`, whose scopes have no table) */
+    memset(&sg, 0, sizeof(sg));
+    if (env != NULL && env->has_functions && env->function_names != NULL) {
+        const char *const *p;
+        int32_t *given;
+
+        sg.ngiven = runes_of(ev->ctx, name, nname, &given);
+        sg.given = given;
+        for (p = env->function_names; *p != NULL; p++)
+            consider(ev->ctx, &sg, *p, strlen(*p));
+    }
+    tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Call to unknown function", &n->as.call.name_range,
+                 &n->range, "There is no function named %s.%s", tfx_ev_quote(ev, name, nname),
+                 suggestion_text(ev, &sg));
+    return NULL;
+}
+
+/* [call.expand] [call.expand.errors] [call.expand.marks] (semantics FN9–
+ * FN11) The final argument's expansion: the arguments, or NULL when the
+ * call ends here (an error, or an unknown collection). */
+static call_arg *expand_arguments(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                  size_t *nargs)
+{
+    tfx_ctx *ctx = ev->ctx;
+    size_t nfixed = n->as.call.nargs - 1;
+    const tfx_node *expr = n->as.call.args[nfixed];
+    size_t mark = ev->diags->n;
+    const tfx_value *v = tfx_ev_node(ev, expr, env);
+    const tfx_marks *marks = NULL;
+    tfx_type_kind kind = v->type->kind;
+    call_arg *args;
+    size_t count;
+    size_t i;
+
+    if (tfx_ev_failed_since(ev, mark))
+        return NULL;
+    if (kind != TFX_TYPE_DYNAMIC && kind != TFX_TYPE_TUPLE && kind != TFX_TYPE_LIST
+        && kind != TFX_TYPE_SET) {
+        tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid expanding argument value",
+                     &expr->range, &n->range,
+                     "The expanding argument (indicated by ...) must be of a tuple, list, or set "
+                     "type.");
+        return NULL;
+    }
+    if (tfx_value_is_null(v)) {
+        tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid expanding argument value",
+                     &expr->range, &n->range,
+                     "The expanding argument (indicated by ...) must not be null.");
+        return NULL;
+    }
+    if (kind == TFX_TYPE_DYNAMIC || tfx_value_is_unknown(v))
+        return NULL;
+    v = tfx_value_unmark(ctx, v, &marks);
+    count = tfx_value_length(v);
+    if (count > SIZE_MAX / sizeof(call_arg) - nfixed - 1)
+        tfx_ctx_fail(ctx, "Memory limit exceeded", "Too many function arguments to expand.");
+    args = tfx_ctx_alloc_array(ctx, nfixed + count + 1, sizeof(call_arg));
+    for (i = 0; i < nfixed; i++) {
+        args[i].expr = n->as.call.args[i];
+        args[i].start = tfx_ev_start_range(args[i].expr);
+    }
+    for (i = 0; i < count; i++) {
+        call_arg *a = &args[nfixed + i];
+
+        a->value = tfx_value_mark(ctx, tfx_value_item(v, i), marks);
+        a->start = expr->range;
+    }
+    *nargs = nfixed + count;
+    return args;
+}
+
+/* [call.error] (semantics FN12) An error of the function's type rule or
+ * implementation, worded as upstream words it. */
+static void call_error(tfx_ev *ev, const tfx_node *n, const tfx_function *fn,
+                       const call_arg *args, size_t nargs, const tfx_func_error *err)
+{
+    const char *msg = err->message != NULL ? err->message : "the function failed";
+    tfx_range start = tfx_range_between(n->as.call.name_range, n->as.call.open_range);
+    const char *fname = tfx_ev_quote(ev, n->as.call.name, n->as.call.nname);
+
+    if (err->arg >= 0) {
+        size_t i = (size_t)err->arg;
+        const tfx_param *p = i < fn->nparams ? &fn->params[i] : fn->varparam;
+
+        if (p != NULL && i < nargs) {
+            tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid function argument",
+                         &args[i].start, &n->range, "Invalid value for %s parameter: %s.",
+                         tfx_ev_quote(ev, p->name, strlen(p->name)), msg);
+            return;
+        }
+        if (p != NULL) {
+            tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid function argument", &n->range,
+                         NULL, "Invalid value for %s parameter: %s.",
+                         tfx_ev_quote(ev, p->name, strlen(p->name)), msg);
+            return;
+        }
+    }
+    tfx_ev_error(ev, TFX_CAT_FUNCTION_ERROR, "Error in function call", &start, &n->range,
+                 "Call to function %s failed: %s.", fname, msg);
+}
+
+/* [call.lookup] [call.expand] [call.arity] [call.convert]
+ * [call.machinery] [call.error] [mark.prop.call] (semantics FN1–FN12)
+ * FunctionCallExpr: the function, the expansion, the arity, each argument
+ * evaluated and converted to its parameter's type, then cty's call. */
+static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_function *fn = lookup_function(ev, n, env);
+    size_t mark = ev->diags->n;
+    const char *fname;
+    call_arg *args;
+    size_t nargs = n->as.call.nargs;
+    const tfx_value **vals;
+    const tfx_value *result;
+    tfx_func_error err;
+    size_t i;
+
+    if (fn == NULL)
+        return dynamic_unknown();
+    if (n->as.call.expand_final && nargs > 0) {
+        args = expand_arguments(ev, n, env, &nargs);
+        if (args == NULL)
+            return dynamic_unknown();
+    } else {
+        args = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(call_arg));
+        for (i = 0; i < nargs; i++) {
+            args[i].expr = n->as.call.args[i];
+            args[i].start = tfx_ev_start_range(args[i].expr);
+        }
+    }
+
+    fname = tfx_ev_quote(ev, n->as.call.name, n->as.call.nname);
+    if (nargs < fn->nparams) {
+        const tfx_param *missing = &fn->params[nargs];
+
+        tfx_ev_error(ev, TFX_CAT_ARITY, "Not enough function arguments", &n->as.call.close_range,
+                     &n->range, "Function %s expects%s %zu argument(s). Missing value for %s.",
+                     fname, fn->varparam != NULL ? " at least" : "", fn->nparams,
+                     tfx_ev_quote(ev, missing->name, strlen(missing->name)));
+        return dynamic_unknown();
+    }
+    if (fn->varparam == NULL && nargs > fn->nparams) {
+        tfx_ev_error(ev, TFX_CAT_ARITY, "Too many function arguments", &args[fn->nparams].start,
+                     &n->range, "Function %s expects only %zu argument(s).", fname, fn->nparams);
+        return dynamic_unknown();
+    }
+
+    vals = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(const tfx_value *));
+    for (i = 0; i < nargs; i++) {
+        const tfx_param *p = i < fn->nparams ? &fn->params[i] : fn->varparam;
+        const tfx_value *v = args[i].expr != NULL ? tfx_ev_node(ev, args[i].expr, env)
+                                                  : args[i].value;
+        const char *why = NULL;
+        const tfx_value *c = tfx_ev_convert(ev, v, p->type, &why);
+
+        if (c == NULL) {
+            tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid function argument",
+                         &args[i].start, &n->range, "Invalid value for %s parameter: %s.",
+                         tfx_ev_quote(ev, p->name, strlen(p->name)),
+                         why != NULL ? why : "invalid value");
+            c = v;
+        }
+        vals[i] = c;
+    }
+    if (tfx_ev_failed_since(ev, mark))
+        return dynamic_unknown();
+
+    memset(&err, 0, sizeof(err));
+    result = tfx_func_call(ctx, fn, vals, nargs, &err);
+    if (result == NULL) {
+        call_error(ev, n, fn, args, nargs, &err);
+        return dynamic_unknown();
+    }
+    return result;
+}
+
+/* ---------------------------------------------------------------------
+ * Splat [splat.*]
+ * ------------------------------------------------------------------ */
+
+/* The value of the per-element expression with the anonymous symbol
+ * bound to `item`. */
+static const tfx_value *each_value(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                   const tfx_value *item)
+{
+    tfx_ev_binding b;
+    const tfx_ev_binding *saved = ev->bindings;
+    const tfx_value *v;
+
+    b.next = saved;
+    b.item = n->as.splat.item;
+    b.value = item;
+    ev->bindings = &b;
+    v = tfx_ev_node(ev, n->as.splat.each, env);
+    ev->bindings = saved;
+    return v;
+}
+
+/* <splat.type> (semantics P8, P9, P11) The result type of a splat over
+ * a list or set (a list of the per-element expression's type for an
+ * unknown element) or a tuple (a tuple of the types for an unknown of
+ * each element type). */
+static const tfx_type *splat_result_type(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                         const tfx_type *src)
+{
+    tfx_ctx *ctx = ev->ctx;
+
+    if (src->kind == TFX_TYPE_LIST || src->kind == TFX_TYPE_SET) {
+        const tfx_value *v = each_value(ev, n, env, tfx_value_unknown(ctx, src->elem));
+
+        return tfx_type_list(ctx, v->type);
+    }
+    if (src->kind == TFX_TYPE_TUPLE) {
+        const tfx_type **types = tfx_ctx_alloc_array(ctx, src->n > 0 ? src->n : 1,
+                                                     sizeof(const tfx_type *));
+        size_t i;
+
+        for (i = 0; i < src->n; i++)
+            types[i] = each_value(ev, n, env, tfx_value_unknown(ctx, src->elems[i]))->type;
+        return tfx_type_tuple(ctx, types, src->n);
+    }
+    return &tfx_type_dynamic;
+}
+
+/* <splat.source> <splat.null> <splat.wrap> <splat.unknown> <splat.each>
+ * <splat.empty> <splat.nested> [mark.prop.splat] (semantics P1–P16, M7)
+ * SplatExpr: the source (its errors end the splat); a null sequence is an
+ * error, any other null the empty tuple; a value that is no sequence is
+ * wrapped in a one-element tuple; an unknown gives an unknown of the
+ * result type; otherwise the per-element expression over each element,
+ * the result a list (for a list or set source) or a tuple, with the
+ * source's marks. */
+static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    size_t mark = ev->diags->n;
+    const tfx_value *src = tfx_ev_node(ev, n->as.splat.source, env);
+    tfx_type_kind kind = src->type->kind;
+    bool wrap = kind != TFX_TYPE_TUPLE && kind != TFX_TYPE_LIST && kind != TFX_TYPE_SET;
+    bool wrapped_unknown = false;
+    bool known = true;
+    const tfx_marks *marks = NULL;
+    const tfx_value **vals;
+    size_t count;
+    size_t i;
+
+    if (tfx_ev_failed_since(ev, mark))
+        return dynamic_unknown();
+    if (tfx_value_is_null(src)) {
+        tfx_range context;
+
+        if (wrap)
+            return tfx_value_tuple(ctx, NULL, 0);
+        context = tfx_range_between(n->as.splat.source->range, n->as.splat.marker_range);
+        tfx_ev_error(ev, TFX_CAT_NULL_ACCESS, "Splat of null value", &n->as.splat.source->range,
+                     &context,
+                     "Splat expressions (with the * symbol) cannot be applied to null "
+                     "sequences.");
+        return dynamic_unknown();
+    }
+    if (kind == TFX_TYPE_DYNAMIC)
+        return dynamic_unknown();
+    if (wrap) {
+        wrapped_unknown = tfx_value_is_unknown(src);
+        src = tfx_value_tuple(ctx, &src, 1);
+    }
+    if (tfx_value_is_unknown(src))
+        return tfx_value_unknown(ctx, splat_result_type(ev, n, env, src->type));
+
+    src = tfx_value_unmark(ctx, src, &marks);
+    count = tfx_value_length(src);
+    vals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(const tfx_value *));
+    for (i = 0; i < count; i++) {
+        size_t before = ev->diags->n;
+
+        vals[i] = each_value(ev, n, env, tfx_value_item(src, i));
+        if (tfx_ev_failed_since(ev, before))
+            known = false;
+    }
+    if (wrapped_unknown)
+        return dynamic_unknown();
+    if (!known) {
+        /* the type's diagnostics repeat those above: set aside */
+        tfx_diags aside;
+        tfx_diags *saved = ev->diags;
+        const tfx_type *t;
+
+        tfx_diags_init(&aside, ctx->arena);
+        ev->diags = &aside;
+        t = splat_result_type(ev, n, env, src->type);
+        ev->diags = saved;
+        return tfx_value_unknown(ctx, t);
+    }
+    if (src->type->kind == TFX_TYPE_TUPLE)
+        return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, count), marks);
+    if (count == 0)
+        return tfx_value_list(ctx, splat_result_type(ev, n, env, src->type)->elem, NULL, 0);
+    for (i = 1; i < count; i++) {
+        if (!tfx_type_equal(vals[i]->type, vals[0]->type)) {
+            /* <splat.nested> upstream P14 panics; tfexpr reports what PN
+             * reports (semantics P15, X11) */
+            tfx_ev_error(ev, TFX_CAT_INCONSISTENT_TYPES, "Invalid nested splat expressions",
+                         &n->as.splat.each->range, &n->range,
+                         "The second level of splat expression produced elements of different "
+                         "types, so it isn't possible to construct a valid list to represent "
+                         "the top-level result.\n\nConsider using a for expression instead, to "
+                         "produce a tuple-typed result which can therefore have non-homogenous "
+                         "element types.");
+            return dynamic_unknown();
+        }
+    }
+    return tfx_value_mark(ctx, tfx_value_list(ctx, vals[0]->type, vals, count), marks);
+}
+
+/* <splat.each> The anonymous symbol: the element the enclosing splat
+ * bound, or unknown(dynamic) outside one. */
+static const tfx_value *eval_anon_symbol(const tfx_ev *ev, const tfx_node *n)
+{
+    const tfx_ev_binding *b;
+
+    for (b = ev->bindings; b != NULL; b = b->next)
+        if (b->item == n)
+            return b->value;
+    return dynamic_unknown();
+}
+
+/* ---------------------------------------------------------------------
+ * Dispatch and the entry point
+ * ------------------------------------------------------------------ */
+
+/* [limit.eval.depth] */
+static void enter(tfx_ctx *ctx)
+{
+    tfx_ctx_step(ctx);
+    if (++ctx->depth > ctx->limits.max_depth)
+        tfx_ctx_fail(ctx, "Nesting too deep",
+                     "The evaluation nests deeper than the limit of %zu levels.",
+                     ctx->limits.max_depth);
+}
+
+static const tfx_value *dispatch(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    switch (n->kind) {
+    case TFX_NODE_LITERAL:
+        return literal_value(ev->ctx, &n->as.literal);
+    case TFX_NODE_TEMPLATE:
+        return tfx_ev_template(ev, n, env);
+    case TFX_NODE_TEMPLATE_WRAP:
+        /* [tmpl.eval.wrap] (semantics T2) the interpolation's own value */
+        return tfx_ev_node(ev, n->as.wrap.wrapped, env);
+    case TFX_NODE_TEMPLATE_JOIN:
+        return tfx_ev_template_join(ev, n, env);
+    case TFX_NODE_SCOPE_TRAVERSAL:
+        return eval_scope_traversal(ev, n, env);
+    case TFX_NODE_RELATIVE_TRAVERSAL:
+        return eval_relative_traversal(ev, n, env);
+    case TFX_NODE_FUNCTION_CALL:
+        return eval_call(ev, n, env);
+    case TFX_NODE_CONDITIONAL:
+        return eval_conditional(ev, n, env);
+    case TFX_NODE_BINARY_OP:
+        return eval_binary(ev, n, env);
+    case TFX_NODE_UNARY_OP:
+        return eval_unary(ev, n, env);
+    case TFX_NODE_TUPLE_CONS:
+        return eval_tuple(ev, n, env);
+    case TFX_NODE_OBJECT_CONS:
+        return eval_object(ev, n, env);
+    case TFX_NODE_OBJECT_CONS_KEY:
+        return eval_object_key(ev, n, env);
+    case TFX_NODE_FOR:
+        return tfx_ev_for(ev, n, env);
+    case TFX_NODE_INDEX:
+        return eval_index(ev, n, env);
+    case TFX_NODE_SPLAT:
+        return eval_splat(ev, n, env);
+    case TFX_NODE_ANON_SYMBOL:
+        return eval_anon_symbol(ev, n);
+    case TFX_NODE_PARENTHESES:
+        /* [eval.literal] parentheses give the inner value unchanged */
+        return tfx_ev_node(ev, n->as.parens.expr, env);
+    case TFX_NODE_COUNT:
+        break;
+    }
+    return dynamic_unknown();
+}
+
+/* [limit.eval.steps] [limit.eval.depth] One node: a step, a level. */
+const tfx_value *tfx_ev_node(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_value *v;
+
+    enter(ev->ctx);
+    v = dispatch(ev, n, env);
+    ev->ctx->depth--;
+    return v;
+}
+
+typedef struct {
+    tfx_ev ev;
+    const tfx_node *node;
+    const tfx_env *env;
+    const tfx_value *result;
+} eval_job;
+
+static void run_eval(tfx_ctx *ctx, void *arg)
+{
+    eval_job *job = arg;
+
+    TFX_UNUSED(ctx);
+    job->result = tfx_ev_node(&job->ev, job->node, job->env);
+}
+
+/* [eval.result] [eval.placeholder] [limit.eval] The evaluation, inside
+ * tfx_ctx_try: a limit reached replaces the evaluation's diagnostics with
+ * one resource.limit error whose subject is the whole expression.  The
+ * memory of that diagnostic is set aside first, so that it can be
+ * reported even when the memory limit was the one reached. */
+const tfx_value *tfx_eval(tfx_ctx *ctx, const tfx_node *node, const tfx_env *env,
+                          tfx_diags *diags)
+{
+    eval_job job;
+    size_t start = diags->n;
+    bool out_of_memory = diags->out_of_memory;
+    char *detail = tfx_arena_alloc(ctx->arena, sizeof(ctx->fail_detail));
+    bool reserved = detail != NULL
+                    && tfx_diags_add(diags, TFX_PHASE_EVAL, TFX_CAT_RESOURCE_LIMIT, "",
+                                     &node->range, NULL, "%s", "") != NULL;
+    const char *summary;
+
+    memset(&job, 0, sizeof(job));
+    job.ev.ctx = ctx;
+    job.ev.diags = diags;
+    job.node = node;
+    job.env = env;
+    job.result = dynamic_unknown();
+    if (tfx_ctx_try(ctx, run_eval, &job)) {
+        if (reserved) {
+            /* the evaluation went well: give the slot back */
+            memmove(&diags->items[start], &diags->items[start + 1],
+                    (diags->n - start - 1) * sizeof(tfx_diag));
+            diags->n--;
+        }
+        return job.result;
+    }
+    summary = ctx->fail_summary != NULL ? ctx->fail_summary : "Memory limit exceeded";
+    diags->out_of_memory = out_of_memory;
+    if (reserved) {
+        tfx_diag *d = &diags->items[start];
+
+        memcpy(detail, ctx->fail_detail, sizeof(ctx->fail_detail));
+        detail[sizeof(ctx->fail_detail) - 1] = '\0';
+        d->summary = summary;
+        d->detail = detail;
+        diags->n = start + 1;
+    } else {
+        diags->n = start;
+        tfx_diags_add(diags, TFX_PHASE_EVAL, TFX_CAT_RESOURCE_LIMIT, summary, &node->range, NULL,
+                      "%s", ctx->fail_detail);
+    }
+    return dynamic_unknown();
+}

@@ -1,0 +1,66 @@
+/*
+ * eval_internal.h — what eval.c and eval_template.c share: the state of
+ * one evaluation and its helpers.  Not installed.
+ *
+ * Every function here may fail through tfx_ctx_fail (memory, limits); the
+ * evaluation runs inside the tfx_ctx_try of tfx_eval.
+ */
+#ifndef TFX_EVAL_INTERNAL_H
+#define TFX_EVAL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "eval.h"
+
+/* The value a splat gives its anonymous symbol while it evaluates the
+ * per-element expression (upstream keeps it in the symbol, keyed by the
+ * evaluation context).  A list, innermost first. */
+typedef struct tfx_ev_binding tfx_ev_binding;
+
+struct tfx_ev_binding {
+    const tfx_ev_binding *next;
+    const tfx_node *item;       /* the ANON_SYMBOL node */
+    const tfx_value *value;
+};
+
+typedef struct {
+    tfx_ctx *ctx;
+    tfx_diags *diags;              /* where diagnostics go now */
+    const tfx_ev_binding *bindings;
+} tfx_ev;
+
+/* The value of node n in env (NULL: no scope at all), its diagnostics
+ * appended to ev->diags.  Counts a step and a level of depth. */
+const tfx_value *tfx_ev_node(tfx_ev *ev, const tfx_node *n, const tfx_env *env);
+
+/* Appends an error to ev->diags (failing the evaluation if the memory for
+ * it is refused, so that "an error was reported" can be told from the
+ * count of diagnostics). */
+void tfx_ev_error(tfx_ev *ev, tfx_category cat, const char *summary, const tfx_range *subject,
+                  const tfx_range *context, const char *detail_fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Whether an error has been reported since ev->diags held `mark` items. */
+bool tfx_ev_failed_since(const tfx_ev *ev, size_t mark);
+
+/* Go's %q of s[0..nbytes) (strconv.Quote), in the arena. */
+const char *tfx_ev_quote(tfx_ev *ev, const char *s, size_t nbytes);
+
+/* The start range of an expression [eval.start-range]. */
+tfx_range tfx_ev_start_range(const tfx_node *n);
+
+/* v converted to `want` as HCL's convert.Convert does (cty's unsafe
+ * conversion); NULL with *error set on failure. */
+const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *want,
+                                const char **error);
+
+/* eval_template.c: the template nodes and `for` expressions. */
+const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *env);
+const tfx_value *tfx_ev_template_join(tfx_ev *ev, const tfx_node *n, const tfx_env *env);
+const tfx_value *tfx_ev_for(tfx_ev *ev, const tfx_node *n, const tfx_env *env);
+
+#endif /* TFX_EVAL_INTERNAL_H */

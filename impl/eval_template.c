@@ -1,0 +1,524 @@
+/*
+ * eval_template.c — the evaluation of templates (TemplateExpr, the
+ * %{for} join) and of `for` expressions, as HCL 2.14.1's hclsyntax does
+ * it (spec/templates.md section 5, spec/evaluation.md; semantics.md T,
+ * F).  The `for` expression lives here because a %{for} directive is one.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "eval_internal.h"
+#include "render.h"
+
+/* ---------------------------------------------------------------------
+ * Templates [tmpl.eval.*]
+ * ------------------------------------------------------------------ */
+
+/* Appends s to the text being built, within the string limit. */
+static void append_text(tfx_ev *ev, tfx_render_buf *buf, tfx_str s)
+{
+    tfx_ctx_check_string(ev->ctx, buf->nbytes + s.nbytes);
+    if (buf->nbytes + s.nbytes < buf->nbytes)
+        tfx_ctx_check_string(ev->ctx, SIZE_MAX);
+    tfx_render_put(buf, s.s, s.nbytes);
+}
+
+/* The text built so far as a string value (NFC) [tmpl.eval.nfc]. */
+static const tfx_value *text_value(tfx_ev *ev, tfx_render_buf *buf)
+{
+    return tfx_value_string(ev->ctx, buf->nbytes > 0 ? buf->s : "", buf->nbytes);
+}
+
+/* [tmpl.eval.concat] [tmpl.eval.null] [tmpl.eval.convert]
+ * [tmpl.eval.unknown] [tmpl.eval.marks] [tmpl.eval.nfc] (semantics T1,
+ * T3–T9, S14) TemplateExpr: each part's value in order; a null part is an
+ * error and contributes nothing; the others give their marks; an unknown
+ * part makes the result unknown(string); a known one is converted to a
+ * string and appended. */
+const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    tfx_render_buf buf;
+    const tfx_marks *marks = NULL;
+    bool known = true;
+    size_t i;
+
+    tfx_render_buf_init(&buf, ctx);
+    for (i = 0; i < n->as.template.nparts; i++) {
+        const tfx_node *part = n->as.template.parts[i];
+        const tfx_value *v = tfx_ev_node(ev, part, env);
+        const tfx_marks *m = NULL;
+        const char *why = NULL;
+        const tfx_value *s;
+
+        if (tfx_value_is_null(v)) {
+            tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Invalid template interpolation value",
+                         &part->range, &n->range,
+                         "The expression result is null. Cannot include a null value in a "
+                         "string template.");
+            continue;
+        }
+        v = tfx_value_unmark(ctx, v, &m);
+        marks = tfx_marks_union(ctx, marks, m);
+        if (tfx_value_is_unknown(v)) {
+            known = false;
+            continue;
+        }
+        s = tfx_ev_convert(ev, v, &tfx_type_str, &why);
+        if (s == NULL) {
+            tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Invalid template interpolation value",
+                         &part->range, &n->range,
+                         "Cannot include the given value in a string template: %s.",
+                         why != NULL ? why : "string required");
+            continue;
+        }
+        append_text(ev, &buf, s->as.string);
+    }
+    if (!known)
+        return tfx_value_mark(ctx, tfx_value_unknown(ctx, &tfx_type_str), marks);
+    return tfx_value_mark(ctx, text_value(ev, &buf), marks);
+}
+
+/* [tmpl.eval.for] [tmpl.eval.for.marks] (semantics T12, T13, T22)
+ * TemplateJoinExpr: the tuple `for` expression; unknown or failed gives
+ * unknown(string); else its elements (the rendered bodies) joined, with
+ * the tuple's marks and those of each element; an unknown element ends
+ * the join with an unknown carrying the tuple's marks only. */
+const tfx_value *tfx_ev_template_join(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_value *tuple = tfx_ev_node(ev, n->as.join.tuple, env);
+    const tfx_marks *tuple_marks = NULL;
+    const tfx_marks *marks;
+    tfx_render_buf buf;
+    size_t count;
+    size_t i;
+
+    if (tuple->type->kind != TFX_TYPE_TUPLE || !tfx_value_is_known(tuple))
+        return tfx_value_unknown(ctx, &tfx_type_str);
+    tuple = tfx_value_unmark(ctx, tuple, &tuple_marks);
+    marks = tuple_marks;
+    tfx_render_buf_init(&buf, ctx);
+    count = tfx_value_length(tuple);
+    for (i = 0; i < count; i++) {
+        const tfx_value *v = tfx_value_item(tuple, i);
+        const tfx_marks *m = NULL;
+        const char *why = NULL;
+        const tfx_value *s;
+
+        if (tfx_value_is_null(v)) {
+            tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Invalid template interpolation value",
+                         &n->range, NULL,
+                         "An iteration result is null. Cannot include a null value in a string "
+                         "template.");
+            continue;
+        }
+        if (v->type->kind == TFX_TYPE_DYNAMIC)
+            return tfx_value_mark(ctx, tfx_value_unknown(ctx, &tfx_type_str), tuple_marks);
+        s = tfx_ev_convert(ev, v, &tfx_type_str, &why);
+        if (s == NULL) {
+            tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Invalid template interpolation value",
+                         &n->range, NULL,
+                         "Cannot include one of the interpolation results into the string "
+                         "template: %s.",
+                         why != NULL ? why : "string required");
+            continue;
+        }
+        if (tfx_value_is_unknown(v))
+            return tfx_value_mark(ctx, tfx_value_unknown(ctx, &tfx_type_str), tuple_marks);
+        s = tfx_value_unmark(ctx, s, &m);
+        marks = tfx_marks_union(ctx, marks, m);
+        append_text(ev, &buf, s->as.string);
+    }
+    return tfx_value_mark(ctx, text_value(ev, &buf), marks);
+}
+
+/* ---------------------------------------------------------------------
+ * `for` expressions [for.*]
+ * ------------------------------------------------------------------ */
+
+/* The child scope of one iteration: the key and value variables (the
+ * value wins when both have one name) <for.scope>. */
+typedef struct {
+    tfx_env env;
+    tfx_str names[2];
+    const tfx_value *vals[2];
+} for_scope;
+
+static void scope_init(for_scope *s, const tfx_node *n, const tfx_env *parent,
+                       const tfx_value *k, const tfx_value *v)
+{
+    tfx_str kname = {n->as.for_expr.key_var, n->as.for_expr.nkey_var};
+    tfx_str vname = {n->as.for_expr.val_var, n->as.for_expr.nval_var};
+
+    memset(s, 0, sizeof(*s));
+    s->env.parent = parent;
+    s->env.has_variables = true;
+    s->env.var_names = s->names;
+    s->env.var_values = s->vals;
+    if (kname.s == NULL || tfx_str_cmp(kname, vname) == 0) {
+        s->names[0] = vname;
+        s->vals[0] = v;
+        s->env.nvars = 1;
+        return;
+    }
+    if (tfx_str_cmp(kname, vname) < 0) {
+        s->names[0] = kname;
+        s->vals[0] = k;
+        s->names[1] = vname;
+        s->vals[1] = v;
+    } else {
+        s->names[0] = vname;
+        s->vals[0] = v;
+        s->names[1] = kname;
+        s->vals[1] = k;
+    }
+    s->env.nvars = 2;
+}
+
+/* <for.order> (semantics F2, F3) Element i of a known collection as a
+ * key and a value: list and tuple index (a 64-bit integer) and element;
+ * set element twice (set order); map and object key string and value
+ * (key order). */
+static void element_at(tfx_ev *ev, const tfx_value *coll, size_t i, bool want_key,
+                       const tfx_value **k, const tfx_value **v)
+{
+    switch (coll->type->kind) {
+    case TFX_TYPE_MAP:
+    case TFX_TYPE_OBJECT:
+        *v = coll->as.attrs.vals[i];
+        *k = want_key ? tfx_value_string_raw(ev->ctx, coll->as.attrs.keys[i].s,
+                                             coll->as.attrs.keys[i].nbytes)
+                      : NULL;
+        return;
+    case TFX_TYPE_SET:
+        *v = tfx_value_item(coll, i);
+        *k = *v;
+        return;
+    default:
+        *v = tfx_value_item(coll, i);
+        *k = want_key ? tfx_value_int(ev->ctx, (int64_t)i) : NULL;
+        return;
+    }
+}
+
+/* A set of strings (the keys an object `for` has produced), for the
+ * duplicate check: open addressing over indices into `keys`. */
+typedef struct {
+    const tfx_str *keys;
+    size_t *slots;     /* index + 1; 0 is empty */
+    size_t nslots;     /* a power of two */
+    size_t n;
+} key_set;
+
+static size_t hash_str(tfx_str s)
+{
+    uint64_t h = 1469598103934665603u;   /* FNV-1a */
+    size_t i;
+
+    for (i = 0; i < s.nbytes; i++) {
+        h ^= (unsigned char)s.s[i];
+        h *= 1099511628211u;
+    }
+    return (size_t)h;
+}
+
+static void key_set_grow(tfx_ctx *ctx, key_set *set)
+{
+    size_t nslots = set->nslots < 16 ? 16 : set->nslots * 2;
+    size_t *slots = tfx_ctx_alloc_array(ctx, nslots, sizeof(size_t));
+    size_t i;
+
+    for (i = 0; i < set->nslots; i++) {
+        size_t j;
+
+        if (set->slots[i] == 0)
+            continue;
+        j = hash_str(set->keys[set->slots[i] - 1]) & (nslots - 1);
+        while (slots[j] != 0)
+            j = (j + 1) & (nslots - 1);
+        slots[j] = set->slots[i];
+    }
+    set->slots = slots;
+    set->nslots = nslots;
+}
+
+/* Whether keys[index] is in the set already; adds it if not. */
+static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
+{
+    tfx_str key = set->keys[index];
+    size_t j;
+
+    if ((set->n + 1) * 2 > set->nslots)
+        key_set_grow(ctx, set);
+    j = hash_str(key) & (set->nslots - 1);
+    while (set->slots[j] != 0) {
+        if (tfx_str_cmp(set->keys[set->slots[j] - 1], key) == 0)
+            return true;
+        j = (j + 1) & (set->nslots - 1);
+    }
+    set->slots[j] = index + 1;
+    set->n++;
+    return false;
+}
+
+/* <for.cond.early> (semantics F12) The `if` clause evaluated once with
+ * both variables unknown(dynamic), before the iteration: a null result,
+ * one that does not convert to bool, or errors end the expression.
+ * Returns whether it may go on. */
+static bool early_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_node *cond = n->as.for_expr.cond;
+    for_scope scope;
+    size_t mark = ev->diags->n;
+    const tfx_value *r;
+    const char *why = NULL;
+
+    scope_init(&scope, n, env, &tfx_value_dynamic_unknown, &tfx_value_dynamic_unknown);
+    r = tfx_ev_node(ev, cond, &scope.env);
+    if (tfx_value_is_null(r)) {
+        tfx_ev_error(ev, TFX_CAT_NULL_CONDITION, "Condition is null", &cond->range, &n->range,
+                     "The value of the 'if' clause must not be null.");
+        return false;
+    }
+    if (tfx_ev_convert(ev, r, &tfx_type_bool, &why) == NULL) {
+        tfx_ev_error(ev, TFX_CAT_ITERATION, "Invalid 'for' condition", &cond->range, &n->range,
+                     "The 'if' clause value is invalid: %s.", why != NULL ? why : "bool required");
+        return false;
+    }
+    return !tfx_ev_failed_since(ev, mark);
+}
+
+/* The state of one iteration's `if` clause. */
+typedef enum { COND_KEEP, COND_SKIP, COND_UNKNOWN } cond_result;
+
+/* <for.cond> [mark.prop.for] (semantics F11, F13, F21) The `if` clause of
+ * one element: null and non-bool results are errors (reported only while
+ * the result is still known); an unknown result makes the whole
+ * unknown; a known one's marks go onto the result.  The tuple form looks
+ * at unknowns before converting, the object form after, as upstream. */
+static cond_result element_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *scope,
+                                     bool known, const tfx_marks **marks)
+{
+    const tfx_node *cond = n->as.for_expr.cond;
+    bool object_form = n->as.for_expr.key != NULL;
+    const tfx_value *raw = tfx_ev_node(ev, cond, scope);
+    const tfx_value *inc;
+    const tfx_marks *m = NULL;
+    const char *why = NULL;
+
+    if (tfx_value_is_null(raw)) {
+        if (known)
+            tfx_ev_error(ev, TFX_CAT_ITERATION, "Invalid 'for' condition", &cond->range,
+                         &n->range, "The value of the 'if' clause must not be null.");
+        return COND_UNKNOWN;
+    }
+    if (!object_form && tfx_value_is_unknown(raw))
+        return COND_UNKNOWN;
+    inc = tfx_ev_convert(ev, raw, &tfx_type_bool, &why);
+    if (inc == NULL) {
+        if (known)
+            tfx_ev_error(ev, TFX_CAT_ITERATION, "Invalid 'for' condition", &cond->range,
+                         &n->range, "The 'if' clause value is invalid: %s.",
+                         why != NULL ? why : "bool required");
+        return COND_UNKNOWN;
+    }
+    if (tfx_value_is_unknown(inc))
+        return COND_UNKNOWN;
+    inc = tfx_value_unmark(ev->ctx, inc, &m);
+    *marks = tfx_marks_union(ev->ctx, *marks, m);
+    return inc->as.boolean ? COND_KEEP : COND_SKIP;
+}
+
+/* <for.group> (semantics F10) The grouped object: each key's values, in
+ * iteration order, as a tuple. */
+static const tfx_value *group_object(tfx_ev *ev, const tfx_str *names,
+                                     const tfx_value *const *vals, size_t count)
+{
+    tfx_ctx *ctx = ev->ctx;
+    size_t *order = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(size_t));
+    tfx_str *gnames = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(tfx_str));
+    const tfx_value **gvals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
+                                                  sizeof(const tfx_value *));
+    const tfx_value **run = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
+                                                sizeof(const tfx_value *));
+    size_t ngroups = 0;
+    size_t i = 0;
+
+    tfx_str_sort_order(ctx, names, order, count);
+    while (i < count) {
+        size_t j = i;
+        size_t nrun = 0;
+
+        while (j < count && tfx_str_cmp(names[order[j]], names[order[i]]) == 0)
+            run[nrun++] = vals[order[j++]];
+        gnames[ngroups] = names[order[i]];
+        gvals[ngroups] = tfx_value_tuple(ctx, run, nrun);
+        ngroups++;
+        i = j;
+    }
+    return tfx_value_object(ctx, gnames, gvals, ngroups);
+}
+
+/* <for.object> <for.key> <for.duplicate> <for.group> [mark.prop.for]
+ * (semantics F1, F8–F10, F20, F21, Z5) The object form's iteration:
+ * per element the `if` clause, the key (null, unknown and non-string
+ * keys stop the element; only the first error is reported), its marks,
+ * the value; a duplicate key without grouping is an error and the first
+ * value stays. */
+static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                   const tfx_value *coll, const tfx_marks *marks)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_node *keyx = n->as.for_expr.key;
+    size_t count = tfx_value_length(coll);
+    tfx_str *names = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(tfx_str));
+    const tfx_value **vals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
+                                                 sizeof(const tfx_value *));
+    bool want_key = n->as.for_expr.key_var != NULL;
+    bool group = n->as.for_expr.group;
+    bool known = true;
+    key_set seen;
+    size_t m = 0;
+    size_t i;
+
+    memset(&seen, 0, sizeof(seen));
+    seen.keys = names;
+    for (i = 0; i < count; i++) {
+        const tfx_value *k;
+        const tfx_value *v;
+        const tfx_value *key;
+        const tfx_marks *key_marks = NULL;
+        const char *why = NULL;
+        for_scope scope;
+
+        element_at(ev, coll, i, want_key, &k, &v);
+        scope_init(&scope, n, env, k, v);
+        if (n->as.for_expr.cond != NULL) {
+            cond_result c = element_condition(ev, n, &scope.env, known, &marks);
+
+            if (c == COND_UNKNOWN)
+                known = false;
+            if (c != COND_KEEP)
+                continue;
+        }
+        key = tfx_ev_node(ev, keyx, &scope.env);
+        if (tfx_value_is_null(key)) {
+            if (known)
+                tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range,
+                             &n->range,
+                             "Key expression in 'for' expression must not produce a null value.");
+            known = false;
+            continue;
+        }
+        if (tfx_value_is_unknown(key)) {
+            known = false;
+            continue;
+        }
+        key = tfx_ev_convert(ev, key, &tfx_type_str, &why);
+        if (key == NULL) {
+            if (known)
+                tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range,
+                             &n->range, "The key expression produced an invalid result: %s.",
+                             why != NULL ? why : "string required");
+            known = false;
+            continue;
+        }
+        key = tfx_value_unmark(ctx, key, &key_marks);
+        marks = tfx_marks_union(ctx, marks, key_marks);
+        v = tfx_ev_node(ev, n->as.for_expr.value, &scope.env);
+        names[m] = key->as.string;
+        if (!group && key_set_add(ctx, &seen, m)) {
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Duplicate object key", &keyx->range, &n->range,
+                         "Two different items produced the key %s in this 'for' expression. If "
+                         "duplicates are expected, use the ellipsis (...) after the value "
+                         "expression to enable grouping by key.",
+                         tfx_ev_quote(ev, key->as.string.s, key->as.string.nbytes));
+            continue;
+        }
+        vals[m] = v;
+        m++;
+    }
+    if (!known)
+        return &tfx_value_dynamic_unknown;
+    if (group)
+        return tfx_value_mark(ctx, group_object(ev, names, vals, m), marks);
+    return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
+}
+
+/* <for.tuple> [mark.prop.for] (semantics F1, F7, F11, F13, F20, F21) The
+ * tuple form's iteration: per element the `if` clause, then the value. */
+static const tfx_value *for_tuple(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                                  const tfx_value *coll, const tfx_marks *marks)
+{
+    tfx_ctx *ctx = ev->ctx;
+    size_t count = tfx_value_length(coll);
+    const tfx_value **vals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
+                                                 sizeof(const tfx_value *));
+    bool want_key = n->as.for_expr.key_var != NULL;
+    bool known = true;
+    size_t m = 0;
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        const tfx_value *k;
+        const tfx_value *v;
+        for_scope scope;
+
+        element_at(ev, coll, i, want_key, &k, &v);
+        scope_init(&scope, n, env, k, v);
+        if (n->as.for_expr.cond != NULL) {
+            cond_result c = element_condition(ev, n, &scope.env, known, &marks);
+
+            if (c == COND_UNKNOWN)
+                known = false;
+            if (c != COND_KEEP)
+                continue;
+        }
+        vals[m++] = tfx_ev_node(ev, n->as.for_expr.value, &scope.env);
+    }
+    if (!known)
+        return &tfx_value_dynamic_unknown;
+    return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, m), marks);
+}
+
+/* <for.coll> <for.unknown> <for.empty> <for.scope> (semantics F1–F22,
+ * U4, M6) ForExpr: the collection (null, dynamic, non-iterable and
+ * unknown collections end it), its marks set aside for the result, the
+ * early `if` check, then the iteration in the object or tuple form.
+ * Every failure gives unknown(dynamic), without marks (P14). */
+const tfx_value *tfx_ev_for(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_node *collx = n->as.for_expr.coll;
+    const tfx_value *coll = tfx_ev_node(ev, collx, env);
+    const tfx_marks *marks = NULL;
+    tfx_type_kind kind;
+
+    if (tfx_value_is_null(coll)) {
+        tfx_ev_error(ev, TFX_CAT_ITERATION, "Iteration over null value", &collx->range,
+                     &n->range, "A null value cannot be used as the collection in a 'for' "
+                                "expression.");
+        return &tfx_value_dynamic_unknown;
+    }
+    kind = coll->type->kind;
+    if (kind == TFX_TYPE_DYNAMIC)
+        return &tfx_value_dynamic_unknown;
+    coll = tfx_value_unmark(ctx, coll, &marks);
+    if (kind != TFX_TYPE_LIST && kind != TFX_TYPE_SET && kind != TFX_TYPE_MAP
+        && kind != TFX_TYPE_TUPLE && kind != TFX_TYPE_OBJECT) {
+        tfx_ev_error(ev, TFX_CAT_ITERATION, "Iteration over non-iterable value", &collx->range,
+                     &n->range,
+                     "A value of type %s cannot be used as the collection in a 'for' expression.",
+                     tfx_type_friendly(ctx, coll->type));
+        return &tfx_value_dynamic_unknown;
+    }
+    if (tfx_value_is_unknown(coll))
+        return &tfx_value_dynamic_unknown;
+    if (n->as.for_expr.cond != NULL && !early_condition(ev, n, env))
+        return &tfx_value_dynamic_unknown;
+    if (n->as.for_expr.key != NULL)
+        return for_object(ev, n, env, coll, marks);
+    return for_tuple(ev, n, env, coll, marks);
+}

@@ -1,0 +1,337 @@
+/*
+ * func.c — the call machinery of functions (cty 1.12.1's function
+ * package: Function.Call and Function.ReturnTypeForValues) and the tables
+ * of built-in and operator functions [call.*].
+ *
+ * The function bodies live in funcs_*.c, one file per chapter of
+ * spec/functions.md; this file applies the generic rules of parameters
+ * (null, unknown, dynamic and marked arguments) once for all of them.
+ */
+#include "func.h"
+
+#include <string.h>
+
+#include "common.h"
+#include "funcs_internal.h"
+#include "render.h"
+
+/* ---- Helpers shared with funcs_*.c ---- */
+
+const void *tfx_fn_error(tfx_func_error *err, const char *message)
+{
+    err->arg = -1;
+    err->message = message;
+    return NULL;
+}
+
+const void *tfx_fn_arg_error(tfx_func_error *err, long arg, const char *message)
+{
+    err->arg = arg;
+    err->message = message;
+    return NULL;
+}
+
+void tfx_fn_nomem(tfx_ctx *ctx)
+{
+    tfx_ctx_fail(ctx, "Memory limit exceeded",
+                 "The evaluation needs more than the memory limit of %zu bytes.",
+                 ctx->limits.max_memory_bytes);
+}
+
+const tfx_value *tfx_fn_number_result(tfx_ctx *ctx, tfx_num_err status, const tfx_num *n,
+                                      tfx_func_error *err)
+{
+    if (status == TFX_NUM_ERR_NOMEM)
+        tfx_fn_nomem(ctx);
+    if (status != TFX_NUM_OK)
+        return tfx_fn_error(err, tfx_num_err_reason(status));
+    return tfx_value_number(ctx, n);
+}
+
+/* ---- Type conformance [call.conformance] ---- */
+
+/* [call.conformance] cty's Type.TestConformance(got, want), giving its
+ * first error: dynamic in `want` accepts anything; equal types conform;
+ * objects must have exactly the wanted attributes ("unsupported attribute
+ * \"x\"" for an extra one, then "missing required attribute \"x\"", then
+ * the attributes' own conformance); tuples need the same length ("N
+ * elements are required, but got M") and conforming elements;
+ * collections of one kind need conforming element types; anything else
+ * is "<want> required, but received <got>" in friendly names.  Upstream
+ * lists the errors of an object in Go's map order, which is random; here
+ * each group is in the order of the attribute names. */
+const char *tfx_fn_conformance(tfx_ctx *ctx, const tfx_type *got, const tfx_type *want)
+{
+    size_t i;
+
+    if (want->kind == TFX_TYPE_DYNAMIC || tfx_type_equal(got, want))
+        return NULL;
+    if (got->kind == TFX_TYPE_OBJECT && want->kind == TFX_TYPE_OBJECT) {
+        for (i = 0; i < got->n; i++)
+            if (tfx_type_attr_index(want, got->names[i].s, got->names[i].nbytes) < 0)
+                return tfx_ctx_printf(
+                    ctx, "unsupported attribute %s",
+                    tfx_render_quoted(ctx, got->names[i].s, got->names[i].nbytes));
+        for (i = 0; i < want->n; i++)
+            if (tfx_type_attr_index(got, want->names[i].s, want->names[i].nbytes) < 0)
+                return tfx_ctx_printf(
+                    ctx, "missing required attribute %s",
+                    tfx_render_quoted(ctx, want->names[i].s, want->names[i].nbytes));
+        for (i = 0; i < want->n; i++) {
+            long j = tfx_type_attr_index(got, want->names[i].s, want->names[i].nbytes);
+            const char *msg = tfx_fn_conformance(ctx, got->elems[j], want->elems[i]);
+
+            if (msg != NULL)
+                return msg;
+        }
+        return NULL;
+    }
+    if (got->kind == TFX_TYPE_TUPLE && want->kind == TFX_TYPE_TUPLE) {
+        if (got->n != want->n)
+            return tfx_ctx_printf(ctx, "%zu elements are required, but got %zu", want->n, got->n);
+        for (i = 0; i < want->n; i++) {
+            const char *msg = tfx_fn_conformance(ctx, got->elems[i], want->elems[i]);
+
+            if (msg != NULL)
+                return msg;
+        }
+        return NULL;
+    }
+    if (tfx_type_is_collection(got) && got->kind == want->kind)
+        return tfx_fn_conformance(ctx, got->elem, want->elem);
+    return tfx_ctx_printf(ctx, "%s required, but received %s", tfx_type_friendly(ctx, want),
+                          tfx_type_friendly(ctx, got));
+}
+
+/* ---- The call machinery [call.machinery] ---- */
+
+/* The parameter that argument i is for. */
+static const tfx_param *param_of(const tfx_function *fn, size_t i)
+{
+    return i < fn->nparams ? &fn->params[i] : fn->varparam;
+}
+
+/* A copy of args[0..nargs) that the machinery may change. */
+static const tfx_value **copy_args(tfx_ctx *ctx, const tfx_value *const *args, size_t nargs)
+{
+    const tfx_value **copy =
+        tfx_ctx_alloc_array(ctx, nargs > 0 ? nargs : 1, sizeof(const tfx_value *));
+
+    if (nargs > 0)
+        memcpy((void *)copy, (const void *)args, nargs * sizeof(const tfx_value *));
+    return copy;
+}
+
+/* [call.return-type] (semantics FN5, FN7) cty's ReturnTypeForValues:
+ *  1. the number of arguments must match the parameters ("wrong number of
+ *     arguments (N required; M given)", "(at least N required; ...)");
+ *  2. argument by argument, in order: an argument whose parameter does
+ *     not allow marks is deeply unmarked for the type function; a null
+ *     one whose parameter does not allow null is the argument error
+ *     "argument must not be null"; one of type dynamic whose parameter
+ *     does not allow it makes the result type dynamic at once (the later
+ *     arguments are not looked at); otherwise its type must conform to
+ *     the parameter's (an argument error with the conformance message;
+ *     upstream numbers such an error of a variadic argument from the
+ *     first variadic argument, not from the first argument, and so do
+ *     we);
+ *  3. the type function gets the arguments with those marks removed.
+ * The other rules about unknown arguments apply only to calls. */
+static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
+                                   const tfx_value *const *args, size_t nargs,
+                                   tfx_func_error *err)
+{
+    const tfx_value **targs;
+    const tfx_type *ret;
+    size_t i;
+
+    err->arg = -1;
+    err->message = NULL;
+    if (fn->varparam == NULL && nargs != fn->nparams)
+        return tfx_fn_error(
+            err, tfx_ctx_printf(ctx, "wrong number of arguments (%zu required; %zu given)",
+                                fn->nparams, nargs));
+    if (fn->varparam != NULL && nargs < fn->nparams)
+        return tfx_fn_error(
+            err, tfx_ctx_printf(ctx, "wrong number of arguments (at least %zu required; %zu given)",
+                                fn->nparams, nargs));
+
+    targs = copy_args(ctx, args, nargs);
+    for (i = 0; i < nargs; i++) {
+        const tfx_param *p = param_of(fn, i);
+        const tfx_value *v = args[i];
+        const char *msg;
+
+        if (!p->allow_marked && tfx_value_is_marked_deep(v))
+            targs[i] = tfx_value_unmark_deep(ctx, v, NULL);
+        if (tfx_value_is_null(v) && !p->allow_null)
+            return tfx_fn_arg_error(err, (long)i, "argument must not be null");
+        if (v->type->kind == TFX_TYPE_DYNAMIC) {
+            if (!p->allow_dynamic)
+                return &tfx_type_dynamic;
+            continue;
+        }
+        msg = tfx_fn_conformance(ctx, v->type, p->type);
+        if (msg != NULL)
+            return tfx_fn_arg_error(err, i < fn->nparams ? (long)i : (long)(i - fn->nparams), msg);
+    }
+
+    if (fn->type == NULL)
+        return fn->ret_type;
+    ret = fn->type(ctx, fn, targs, nargs, err);
+    if (ret == NULL && err->message == NULL)
+        tfx_fn_error(err, "the function's type could not be decided");
+    return ret;
+}
+
+const tfx_type *tfx_func_return_type(tfx_ctx *ctx, const tfx_function *fn,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err)
+{
+    return return_type(ctx, fn, args, nargs, err);
+}
+
+/* [call.machinery] (semantics FN5–FN8, O5, O6, O22, M9, M10) cty's
+ * Function.Call:
+ *  1. the result type, as tfx_func_return_type decides it (its errors are
+ *     the call's);
+ *  2. argument by argument, in order: an unknown one whose parameter
+ *     does not allow unknowns ends the call with an unknown of the result
+ *     type, and WITHOUT marks — neither its own nor those of the
+ *     arguments before it [call.unknown] (P14 loses them; cty 1.15.1
+ *     keeps them); an argument whose parameter does not allow marks is
+ *     deeply unmarked and its marks are kept aside [call.marks];
+ *  3. the implementation gets the arguments so changed and the result
+ *     type; its error is the call's;
+ *  4. the marks kept aside are put on the result (its top level);
+ *  5. the result's type must conform to the result type; upstream
+ *     panics if not, which its recovery reports as an error, and so do we
+ *     (no built-in function gets there). */
+const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
+                               const tfx_value *const *args, size_t nargs,
+                               tfx_func_error *err)
+{
+    const tfx_type *ret;
+    const tfx_value **cargs;
+    const tfx_marks *result_marks = NULL;
+    const tfx_value *result;
+    const char *msg;
+    size_t i;
+
+    tfx_ctx_step(ctx);
+    ret = return_type(ctx, fn, args, nargs, err);
+    if (ret == NULL)
+        return NULL;
+
+    cargs = copy_args(ctx, args, nargs);
+    for (i = 0; i < nargs; i++) {
+        const tfx_param *p = param_of(fn, i);
+
+        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown)
+            return tfx_value_unknown(ctx, ret); /* [call.unknown]: no marks */
+        if (!p->allow_marked) {
+            const tfx_marks *m = NULL;
+
+            cargs[i] = tfx_value_unmark_deep(ctx, args[i], &m);
+            result_marks = tfx_marks_union(ctx, result_marks, m);
+        }
+    }
+
+    err->arg = -1;
+    err->message = NULL;
+    result = fn->impl(ctx, fn, ret, cargs, nargs, err);
+    if (result == NULL) {
+        if (err->message == NULL)
+            tfx_fn_error(err, "the function returned no result");
+        return NULL;
+    }
+    if (result_marks != NULL)
+        result = tfx_value_mark(ctx, result, result_marks);
+
+    msg = tfx_fn_conformance(ctx, result->type, ret);
+    if (msg != NULL)
+        return tfx_fn_error(
+            err, tfx_ctx_printf(ctx,
+                                "panic in function implementation: returned value does not "
+                                "conform to expected return type: %s",
+                                msg));
+    return result;
+}
+
+/* ---- The tables ---- */
+
+/* [fn.*] The built-in functions, sorted by name. */
+static const struct {
+    const char *name;
+    const tfx_function *fn;
+} builtins[] = {
+    {"coalesce", &tfx_fn_coalesce},
+    {"jsonencode", &tfx_fn_jsonencode},
+    {"length", &tfx_fn_length},
+    {"lower", &tfx_fn_lower},
+    {"max", &tfx_fn_max},
+    {"min", &tfx_fn_min},
+    {"tobool", &tfx_fn_tobool},
+    {"tolist", &tfx_fn_tolist},
+    {"tomap", &tfx_fn_tomap},
+    {"tonumber", &tfx_fn_tonumber},
+    {"toset", &tfx_fn_toset},
+    {"tostring", &tfx_fn_tostring},
+    {"upper", &tfx_fn_upper},
+};
+
+static const char *const builtin_names[] = {
+    "coalesce", "jsonencode", "length", "lower",  "max",      "min",  "tobool",
+    "tolist",   "tomap",      "tonumber", "toset", "tostring", "upper", NULL,
+};
+
+const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
+{
+    size_t lo = 0, hi = TFX_COUNTOF(builtins);
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *key = builtins[mid].name;
+        size_t keylen = strlen(key);
+        int c = memcmp(key, name, keylen < nbytes ? keylen : nbytes);
+
+        if (c == 0)
+            c = keylen < nbytes ? -1 : keylen > nbytes ? 1 : 0;
+        if (c == 0)
+            return builtins[mid].fn;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const char *const *tfx_func_builtin_names(void)
+{
+    return builtin_names;
+}
+
+/* [op.*] (semantics O1) The operator functions, in the order of
+ * tfx_func_op. */
+const tfx_function *tfx_func_operator(tfx_func_op op)
+{
+    switch (op) {
+    case TFX_FOP_ADD: return &tfx_fn_add;
+    case TFX_FOP_SUBTRACT: return &tfx_fn_subtract;
+    case TFX_FOP_MULTIPLY: return &tfx_fn_multiply;
+    case TFX_FOP_DIVIDE: return &tfx_fn_divide;
+    case TFX_FOP_MODULO: return &tfx_fn_modulo;
+    case TFX_FOP_LESS: return &tfx_fn_less_than;
+    case TFX_FOP_LESS_EQUAL: return &tfx_fn_less_than_or_equal_to;
+    case TFX_FOP_GREATER: return &tfx_fn_greater_than;
+    case TFX_FOP_GREATER_EQUAL: return &tfx_fn_greater_than_or_equal_to;
+    case TFX_FOP_EQUAL: return &tfx_fn_equal;
+    case TFX_FOP_NOT_EQUAL: return &tfx_fn_not_equal;
+    case TFX_FOP_AND: return &tfx_fn_and;
+    case TFX_FOP_OR: return &tfx_fn_or;
+    case TFX_FOP_NOT: return &tfx_fn_not;
+    case TFX_FOP_NEGATE: return &tfx_fn_negate;
+    }
+    return NULL;
+}

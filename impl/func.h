@@ -1,0 +1,94 @@
+/*
+ * func.h — functions and the call machinery (spec/functions.md, rules
+ * call.*, fn.*).
+ *
+ * A function is described as cty describes one (cty/function.Spec): fixed
+ * parameters, an optional variadic parameter, a type function computing
+ * the return type from the arguments, and an implementation.  tfx_func_call
+ * is cty's Function.Call: it handles null, unknown, dynamic and marked
+ * arguments per the parameters' Allow* flags before the function sees
+ * them.  HCL's side of a call (arity, `...` expansion, converting each
+ * argument to its parameter's type, diagnostics with ranges) is in eval.c.
+ *
+ * The operators of the language are functions too (cty's stdlib Add,
+ * Equal, And, ...): tfx_func_operator gives them.
+ */
+#ifndef TFX_FUNC_H
+#define TFX_FUNC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ctx.h"
+#include "type.h"
+#include "value.h"
+
+typedef struct {
+    const char *name;
+    const tfx_type *type;     /* the parameter's type constraint; dynamic = any */
+    bool allow_null;
+    bool allow_unknown;
+    bool allow_dynamic;       /* AllowDynamicType */
+    bool allow_marked;
+} tfx_param;
+
+/* An error from a type function or an implementation.  arg >= 0 makes it
+ * an argument error (HCL: "Invalid function argument", at that argument);
+ * arg < 0 a plain one ("Error in function call"). */
+typedef struct {
+    long arg;
+    const char *message;
+} tfx_func_error;
+
+typedef struct tfx_function tfx_function;
+
+/* Both return NULL and fill *err on failure.  args[0..nargs) are the
+ * arguments after tfx_func_call's processing (see tfx_func_call). */
+typedef const tfx_type *(*tfx_func_type_fn)(tfx_ctx *ctx, const tfx_function *fn,
+                                             const tfx_value *const *args, size_t nargs,
+                                             tfx_func_error *err);
+typedef const tfx_value *(*tfx_func_impl_fn)(tfx_ctx *ctx, const tfx_function *fn,
+                                              const tfx_type *ret,
+                                              const tfx_value *const *args, size_t nargs,
+                                              tfx_func_error *err);
+
+struct tfx_function {
+    const char *name;
+    const tfx_param *params;
+    size_t nparams;
+    const tfx_param *varparam;     /* NULL: not variadic */
+    tfx_func_type_fn type;         /* NULL: returns ret_type */
+    const tfx_type *ret_type;      /* the static return type when type is NULL */
+    tfx_func_impl_fn impl;
+};
+
+/* Calls fn with args[0..nargs), which the caller has already converted
+ * to the parameters' types (nargs >= nparams; the extra ones are for the
+ * variadic parameter).  Returns the result, or NULL with *err set.
+ * Follows cty's Function.Call of cty 1.12.1 exactly [call.machinery]. */
+const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
+                               const tfx_value *const *args, size_t nargs,
+                               tfx_func_error *err);
+
+/* The result type fn would give for these arguments (cty's
+ * Function.ReturnTypeForValues), or NULL with *err set. */
+const tfx_type *tfx_func_return_type(tfx_ctx *ctx, const tfx_function *fn,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err);
+
+/* The function the built-in table has under name[0..nbytes), or NULL. */
+const tfx_function *tfx_func_builtin(const char *name, size_t nbytes);
+
+/* Names in the built-in table, NULL-terminated, sorted. */
+const char *const *tfx_func_builtin_names(void);
+
+/* The operator functions [op.*]. */
+typedef enum {
+    TFX_FOP_ADD, TFX_FOP_SUBTRACT, TFX_FOP_MULTIPLY, TFX_FOP_DIVIDE, TFX_FOP_MODULO,
+    TFX_FOP_LESS, TFX_FOP_LESS_EQUAL, TFX_FOP_GREATER, TFX_FOP_GREATER_EQUAL,
+    TFX_FOP_EQUAL, TFX_FOP_NOT_EQUAL, TFX_FOP_AND, TFX_FOP_OR,
+    TFX_FOP_NOT, TFX_FOP_NEGATE
+} tfx_func_op;
+const tfx_function *tfx_func_operator(tfx_func_op op);
+
+#endif /* TFX_FUNC_H */

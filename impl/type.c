@@ -1,0 +1,467 @@
+/*
+ * type.c — cty's types (spec/values.md, rules type.*).
+ *
+ * Types are plain immutable structs; the primitives and dynamic are static,
+ * the others are made in a ctx's arena.  Object attribute names are kept
+ * sorted by bytes, which is also the order cty uses whenever it walks an
+ * object's attributes in a defined order.
+ */
+#include "type.h"
+
+#include <string.h>
+
+const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL};
+const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL};
+const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL};
+const tfx_type tfx_type_str = {TFX_TYPE_STRING, NULL, 0, NULL, NULL};
+
+/* ---- Strings of bytes ---- */
+
+int tfx_str_cmp(tfx_str a, tfx_str b)
+{
+    size_t n = a.nbytes < b.nbytes ? a.nbytes : b.nbytes;
+    int c = n == 0 ? 0 : memcmp(a.s, b.s, n);
+
+    if (c != 0)
+        return c < 0 ? -1 : 1;
+    if (a.nbytes == b.nbytes)
+        return 0;
+    return a.nbytes < b.nbytes ? -1 : 1;
+}
+
+bool tfx_str_eq(tfx_str a, const char *s, size_t nbytes)
+{
+    return a.nbytes == nbytes && (nbytes == 0 || memcmp(a.s, s, nbytes) == 0);
+}
+
+/* ---- Constructors [type.kinds] ---- */
+
+const tfx_type *tfx_type_collection(tfx_ctx *ctx, tfx_type_kind kind, const tfx_type *elem)
+{
+    tfx_type *t = tfx_ctx_alloc(ctx, sizeof *t);
+
+    t->kind = kind;
+    t->elem = elem;
+    return t;
+}
+
+const tfx_type *tfx_type_list(tfx_ctx *ctx, const tfx_type *elem)
+{
+    return tfx_type_collection(ctx, TFX_TYPE_LIST, elem);
+}
+
+const tfx_type *tfx_type_set(tfx_ctx *ctx, const tfx_type *elem)
+{
+    return tfx_type_collection(ctx, TFX_TYPE_SET, elem);
+}
+
+const tfx_type *tfx_type_map(tfx_ctx *ctx, const tfx_type *elem)
+{
+    return tfx_type_collection(ctx, TFX_TYPE_MAP, elem);
+}
+
+const tfx_type *tfx_type_tuple(tfx_ctx *ctx, const tfx_type *const *elems, size_t n)
+{
+    tfx_type *t = tfx_ctx_alloc(ctx, sizeof *t);
+    const tfx_type **copy = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_type *));
+
+    for (size_t i = 0; i < n; i++)
+        copy[i] = elems[i];
+    t->kind = TFX_TYPE_TUPLE;
+    t->n = n;
+    t->elems = copy;
+    return t;
+}
+
+/* Merges order[lo..mid) and order[mid..hi), each sorted, through tmp;
+ * on equal names the left run goes first, which keeps the sort stable. */
+static void merge_runs(const tfx_str *names, size_t *order, size_t *tmp, size_t lo,
+                       size_t mid, size_t hi)
+{
+    size_t i = lo, j = mid, k = lo;
+
+    while (i < mid && j < hi) {
+        if (tfx_str_cmp(names[order[j]], names[order[i]]) < 0)
+            tmp[k++] = order[j++];
+        else
+            tmp[k++] = order[i++];
+    }
+    while (i < mid)
+        tmp[k++] = order[i++];
+    while (j < hi)
+        tmp[k++] = order[j++];
+    memcpy(order + lo, tmp + lo, (hi - lo) * sizeof *order);
+}
+
+/* A bottom-up merge sort: stable, O(n log n), no recursion. */
+void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
+{
+    size_t *tmp;
+
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    if (n < 2)
+        return;
+    tmp = tfx_ctx_alloc_array(ctx, n, sizeof *tmp);
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+            size_t mid = lo + width;
+            size_t hi = mid + width < n ? mid + width : n;
+
+            merge_runs(names, order, tmp, lo, mid, hi);
+        }
+    }
+}
+
+/* [type.object.names] The attributes sorted by name; of several with one
+ * name, the last given wins. */
+const tfx_type *tfx_type_object(tfx_ctx *ctx, const tfx_str *names,
+                                const tfx_type *const *types, size_t n)
+{
+    tfx_type *t = tfx_ctx_alloc(ctx, sizeof *t);
+    size_t *order = tfx_ctx_alloc_array(ctx, n, sizeof *order);
+    tfx_str *onames = tfx_ctx_alloc_array(ctx, n, sizeof *onames);
+    const tfx_type **otypes = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_type *));
+    size_t m = 0;
+
+    tfx_str_sort_order(ctx, names, order, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = order[i];
+
+        /* equal names are adjacent in input order: a later one replaces */
+        if (m > 0 && tfx_str_cmp(onames[m - 1], names[k]) == 0) {
+            otypes[m - 1] = types[k];
+            continue;
+        }
+        onames[m].s = tfx_ctx_strndup(ctx, names[k].s, names[k].nbytes);
+        onames[m].nbytes = names[k].nbytes;
+        otypes[m] = types[k];
+        m++;
+    }
+    t->kind = TFX_TYPE_OBJECT;
+    t->n = m;
+    t->names = onames;
+    t->elems = otypes;
+    return t;
+}
+
+const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t)
+{
+    const tfx_type **elems;
+
+    switch (t->kind) {
+    case TFX_TYPE_DYNAMIC:
+        return &tfx_type_dynamic;
+    case TFX_TYPE_BOOL:
+        return &tfx_type_bool;
+    case TFX_TYPE_NUMBER:
+        return &tfx_type_number;
+    case TFX_TYPE_STRING:
+        return &tfx_type_str;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return tfx_type_collection(dst, t->kind, tfx_type_copy(dst, t->elem));
+    default:
+        break;
+    }
+    elems = tfx_ctx_alloc_array(dst, t->n, sizeof(const tfx_type *));
+    for (size_t i = 0; i < t->n; i++)
+        elems[i] = tfx_type_copy(dst, t->elems[i]);
+    if (t->kind == TFX_TYPE_TUPLE)
+        return tfx_type_tuple(dst, elems, t->n);
+    return tfx_type_object(dst, t->names, elems, t->n);
+}
+
+/* ---- Queries [type.equal], [type.dynamic] ---- */
+
+/* [type.equal] Types are equal when they have the same kind and equal
+ * element types, attribute names and attribute types (cty's Type.Equals). */
+bool tfx_type_equal(const tfx_type *a, const tfx_type *b)
+{
+    if (a == b)
+        return true;
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return tfx_type_equal(a->elem, b->elem);
+    case TFX_TYPE_TUPLE:
+        if (a->n != b->n)
+            return false;
+        for (size_t i = 0; i < a->n; i++)
+            if (!tfx_type_equal(a->elems[i], b->elems[i]))
+                return false;
+        return true;
+    case TFX_TYPE_OBJECT:
+        if (a->n != b->n)
+            return false;
+        for (size_t i = 0; i < a->n; i++)
+            if (tfx_str_cmp(a->names[i], b->names[i]) != 0 ||
+                !tfx_type_equal(a->elems[i], b->elems[i]))
+                return false;
+        return true;
+    default:
+        return true;
+    }
+}
+
+bool tfx_type_is_primitive(const tfx_type *t)
+{
+    return t->kind == TFX_TYPE_BOOL || t->kind == TFX_TYPE_NUMBER ||
+           t->kind == TFX_TYPE_STRING;
+}
+
+bool tfx_type_is_collection(const tfx_type *t)
+{
+    return t->kind == TFX_TYPE_LIST || t->kind == TFX_TYPE_SET || t->kind == TFX_TYPE_MAP;
+}
+
+bool tfx_type_is_structural(const tfx_type *t)
+{
+    return t->kind == TFX_TYPE_TUPLE || t->kind == TFX_TYPE_OBJECT;
+}
+
+/* [type.dynamic.nested] cty's HasDynamicTypes. */
+bool tfx_type_has_dynamic(const tfx_type *t)
+{
+    switch (t->kind) {
+    case TFX_TYPE_DYNAMIC:
+        return true;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return tfx_type_has_dynamic(t->elem);
+    case TFX_TYPE_TUPLE:
+    case TFX_TYPE_OBJECT:
+        for (size_t i = 0; i < t->n; i++)
+            if (tfx_type_has_dynamic(t->elems[i]))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+long tfx_type_attr_index(const tfx_type *t, const char *name, size_t nbytes)
+{
+    tfx_str key = {name, nbytes};
+    size_t lo = 0;
+    size_t hi;
+
+    if (t->kind != TFX_TYPE_OBJECT)
+        return -1;
+    hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = tfx_str_cmp(t->names[mid], key);
+
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* ---- Printing ---- */
+
+/* A growing string in the arena: each append copies into a doubled block
+ * when full (the old block is left to the arena). */
+typedef struct {
+    tfx_ctx *ctx;
+    char *s;
+    size_t n;
+    size_t cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap == 0 ? 64 : b->cap;
+        char *ns;
+
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        ns = tfx_ctx_alloc(b->ctx, cap);
+        if (b->n > 0)
+            memcpy(ns, b->s, b->n);
+        b->s = ns;
+        b->cap = cap;
+    }
+    if (n > 0)
+        memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+static bool is_ascii_letter(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether name can be written bare in the constraint notation: an ASCII
+ * identifier, or anything with non-ASCII letters (written as it is, as
+ * upstream's typeexpr does for its identifiers). */
+static bool bare_name(tfx_str name)
+{
+    if (name.nbytes == 0)
+        return false;
+    for (size_t i = 0; i < name.nbytes; i++) {
+        unsigned char c = (unsigned char)name.s[i];
+
+        if (c >= 0x80 || is_ascii_letter(c) || c == '_')
+            continue;
+        if (i > 0 && ((c >= '0' && c <= '9') || c == '-'))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+/* A name that is not an identifier, quoted with JSON-style escapes. */
+static void sb_quoted(sbuf *b, tfx_str name)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    sb_add(b, "\"", 1);
+    for (size_t i = 0; i < name.nbytes; i++) {
+        unsigned char c = (unsigned char)name.s[i];
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+
+        if (c == '"' || c == '\\') {
+            esc[1] = (char)c;
+            sb_add(b, esc, 2);
+        } else if (c < 0x20 || c == 0x7f) {
+            sb_add(b, esc, 6);
+        } else {
+            sb_add(b, (const char *)&name.s[i], 1);
+        }
+    }
+    sb_add(b, "\"", 1);
+}
+
+static void type_string(sbuf *b, const tfx_type *t)
+{
+    switch (t->kind) {
+    case TFX_TYPE_DYNAMIC:
+        sb_puts(b, "dynamic");
+        break;
+    case TFX_TYPE_BOOL:
+        sb_puts(b, "bool");
+        break;
+    case TFX_TYPE_NUMBER:
+        sb_puts(b, "number");
+        break;
+    case TFX_TYPE_STRING:
+        sb_puts(b, "string");
+        break;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        sb_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
+        type_string(b, t->elem);
+        sb_puts(b, ")");
+        break;
+    case TFX_TYPE_TUPLE:
+        sb_puts(b, "tuple([");
+        for (size_t i = 0; i < t->n; i++) {
+            if (i > 0)
+                sb_puts(b, ",");
+            type_string(b, t->elems[i]);
+        }
+        sb_puts(b, "])");
+        break;
+    case TFX_TYPE_OBJECT:
+        sb_puts(b, "object({");
+        for (size_t i = 0; i < t->n; i++) {
+            if (i > 0)
+                sb_puts(b, ",");
+            if (bare_name(t->names[i]))
+                sb_add(b, t->names[i].s, t->names[i].nbytes);
+            else
+                sb_quoted(b, t->names[i]);
+            sb_puts(b, "=");
+            type_string(b, t->elems[i]);
+        }
+        sb_puts(b, "})");
+        break;
+    }
+}
+
+/* [type.string] The constraint notation of upstream's typeexpr.TypeString,
+ * with dynamic written "dynamic". */
+const char *tfx_type_string(tfx_ctx *ctx, const tfx_type *t)
+{
+    sbuf b = {ctx, NULL, 0, 0};
+
+    sb_add(&b, "", 0);
+    type_string(&b, t);
+    return b.s;
+}
+
+/* [type.friendly] cty's FriendlyName (constraint false) and
+ * FriendlyNameForConstraint (true): "list of X", "set of X", "map of X",
+ * "tuple", "object"; dynamic is "dynamic", or "any type" in a constraint,
+ * where a collection of dynamic is "list of any single type". */
+static void friendly(sbuf *b, const tfx_type *t, bool constraint)
+{
+    switch (t->kind) {
+    case TFX_TYPE_DYNAMIC:
+        sb_puts(b, constraint ? "any type" : "dynamic");
+        break;
+    case TFX_TYPE_BOOL:
+        sb_puts(b, "bool");
+        break;
+    case TFX_TYPE_NUMBER:
+        sb_puts(b, "number");
+        break;
+    case TFX_TYPE_STRING:
+        sb_puts(b, "string");
+        break;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        sb_puts(b, t->kind == TFX_TYPE_LIST  ? "list of "
+                   : t->kind == TFX_TYPE_SET ? "set of "
+                                             : "map of ");
+        if (constraint && t->elem->kind == TFX_TYPE_DYNAMIC)
+            sb_puts(b, "any single type");
+        else
+            friendly(b, t->elem, constraint);
+        break;
+    case TFX_TYPE_TUPLE:
+        sb_puts(b, "tuple");
+        break;
+    case TFX_TYPE_OBJECT:
+        sb_puts(b, "object");
+        break;
+    }
+}
+
+const char *tfx_type_friendly(tfx_ctx *ctx, const tfx_type *t)
+{
+    sbuf b = {ctx, NULL, 0, 0};
+
+    sb_add(&b, "", 0);
+    friendly(&b, t, false);
+    return b.s;
+}
+
+const char *tfx_type_friendly_constraint(tfx_ctx *ctx, const tfx_type *t)
+{
+    sbuf b = {ctx, NULL, 0, 0};
+
+    sb_add(&b, "", 0);
+    friendly(&b, t, true);
+    return b.s;
+}

@@ -1,0 +1,159 @@
+/*
+ * value.h — cty's values (spec/values.md, rules value.*, mark.*, set.*).
+ *
+ * A value is immutable and lives in the arena of the tfx_ctx that made it
+ * (or a longer-lived one).  Values are handled by pointer; constructors
+ * never return NULL (they fail through tfx_ctx_fail).
+ *
+ * Every value has a type and is in one of three states: known, null (of
+ * its type) or unknown (of its type).  cty has no known value of type
+ * dynamic: a dynamic-typed value is null or unknown.  Any value may carry
+ * marks (a set of names such as "sensitive"); marks never change equality,
+ * ordering, conversion or types.
+ *
+ * Collections are sorted arrays: maps and objects by key bytes, sets in
+ * cty's set order without duplicates.  Strings are NFC (value.string.nfc)
+ * unless made with tfx_value_string_raw.
+ */
+#ifndef TFX_VALUE_H
+#define TFX_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctx.h"
+#include "num.h"
+#include "type.h"
+
+typedef enum {
+    TFX_VAL_KNOWN,
+    TFX_VAL_NULL,
+    TFX_VAL_UNKNOWN
+} tfx_value_state;
+
+/* A set of mark names, sorted by bytes, distinct, n >= 1. */
+typedef struct {
+    size_t n;
+    const tfx_str *names;
+} tfx_marks;
+
+typedef struct tfx_value tfx_value;
+
+struct tfx_value {
+    const tfx_type *type;
+    tfx_value_state state;
+    const tfx_marks *marks;   /* NULL when unmarked (never an empty set) */
+    union {
+        bool boolean;                   /* BOOL */
+        const tfx_num *number;          /* NUMBER */
+        tfx_str string;                 /* STRING */
+        struct {
+            const tfx_value *const *items;
+            size_t n;
+        } elems;                        /* LIST, SET (set order), TUPLE */
+        struct {
+            const tfx_str *keys;        /* sorted by bytes; OBJECT: the type's names */
+            const tfx_value *const *vals;
+            size_t n;
+        } attrs;                        /* MAP, OBJECT */
+    } as;
+};
+
+/* --- Marks [mark.*] --- */
+
+/* The union of two mark sets (either may be NULL). */
+const tfx_marks *tfx_marks_union(tfx_ctx *ctx, const tfx_marks *a, const tfx_marks *b);
+/* A mark set of one name. */
+const tfx_marks *tfx_marks_one(tfx_ctx *ctx, const char *name, size_t nbytes);
+bool tfx_marks_has(const tfx_marks *m, const char *name);
+bool tfx_marks_equal(const tfx_marks *a, const tfx_marks *b);
+
+/* v with marks m added (v itself when m adds nothing). */
+const tfx_value *tfx_value_mark(tfx_ctx *ctx, const tfx_value *v, const tfx_marks *m);
+/* v without its own (top-level) marks; *marks gets them (may be NULL). */
+const tfx_value *tfx_value_unmark(tfx_ctx *ctx, const tfx_value *v, const tfx_marks **marks);
+/* v without any marks at any depth; *marks gets their union. */
+const tfx_value *tfx_value_unmark_deep(tfx_ctx *ctx, const tfx_value *v, const tfx_marks **marks);
+/* The union of the marks at every depth of v. */
+const tfx_marks *tfx_value_marks_deep(tfx_ctx *ctx, const tfx_value *v);
+bool tfx_value_is_marked(const tfx_value *v);          /* top level */
+bool tfx_value_is_marked_deep(const tfx_value *v);     /* any depth */
+
+/* --- Constructors --- */
+
+extern const tfx_value tfx_value_true;
+extern const tfx_value tfx_value_false;
+extern const tfx_value tfx_value_dynamic_unknown;   /* cty.DynamicVal */
+extern const tfx_value tfx_value_dynamic_null;      /* cty.NullVal(cty.DynamicPseudoType) */
+
+const tfx_value *tfx_value_bool(bool b);
+const tfx_value *tfx_value_number(tfx_ctx *ctx, const tfx_num *n);
+/* A 64-bit-precision integer (value.number.prec). */
+const tfx_value *tfx_value_int(tfx_ctx *ctx, int64_t i);
+/* s[0..nbytes) normalised to NFC; the bytes are copied. */
+const tfx_value *tfx_value_string(tfx_ctx *ctx, const char *s, size_t nbytes);
+/* s[0..nbytes), already NFC, not copied (must outlive the value). */
+const tfx_value *tfx_value_string_raw(tfx_ctx *ctx, const char *s, size_t nbytes);
+const tfx_value *tfx_value_null(tfx_ctx *ctx, const tfx_type *t);
+const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t);
+
+/* Collections: every item must have type elem exactly (a null or unknown
+ * of elem included; when elem is dynamic, items are dynamic nulls or
+ * unknowns).  The arrays are copied.  Lengths are checked against the
+ * collection limit. */
+const tfx_value *tfx_value_list(tfx_ctx *ctx, const tfx_type *elem,
+                                const tfx_value *const *items, size_t n);
+/* cty's SetVal(items): the marks of the items, at any depth, move to the
+ * set itself (its elements carry none); an item that is the same
+ * (tfx_value_set_same) as an earlier one is dropped; the rest are put in
+ * set order (tfx_value_set_cmp), and elements that order does not tell
+ * apart (several unknowns, say) keep an order that depends on the order
+ * given, exactly as in cty, so pass items in the order cty would. */
+const tfx_value *tfx_value_set(tfx_ctx *ctx, const tfx_type *elem,
+                               const tfx_value *const *items, size_t n);
+/* keys[i] -> vals[i]; sorted by key; a later duplicate key wins. */
+const tfx_value *tfx_value_map(tfx_ctx *ctx, const tfx_type *elem, const tfx_str *keys,
+                               const tfx_value *const *vals, size_t n);
+/* The type is the tuple of the items' types. */
+const tfx_value *tfx_value_tuple(tfx_ctx *ctx, const tfx_value *const *items, size_t n);
+/* The type is the object of the values' types; a later duplicate wins. */
+const tfx_value *tfx_value_object(tfx_ctx *ctx, const tfx_str *names,
+                                  const tfx_value *const *vals, size_t n);
+
+/* --- Queries --- */
+
+bool tfx_value_is_known(const tfx_value *v);   /* known (and not null) */
+bool tfx_value_is_null(const tfx_value *v);
+bool tfx_value_is_unknown(const tfx_value *v);
+/* Known with no unknown at any depth (cty's IsWhollyKnown; null counts
+ * as known). */
+bool tfx_value_is_wholly_known(const tfx_value *v);
+/* Elements of a known list, set, tuple, map or object. */
+size_t tfx_value_length(const tfx_value *v);
+/* Element i of a known list, set (set order) or tuple. */
+const tfx_value *tfx_value_item(const tfx_value *v, size_t i);
+/* The element of a known map or object at key, or NULL (binary search). */
+const tfx_value *tfx_value_lookup(const tfx_value *v, const char *key, size_t nbytes);
+
+/* --- Equality and order [value.eq, set.order] --- */
+
+/* cty's Value.Equals without marks: the result is TRUE, FALSE or UNKNOWN
+ * (an unknown bool) following the rules of spec/values.md. */
+typedef enum { TFX_TRI_FALSE, TFX_TRI_TRUE, TFX_TRI_UNKNOWN } tfx_tri;
+tfx_tri tfx_value_equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b);
+
+/* Whether two values are the same set element (cty's set rules: equal
+ * known values, nulls of the same type; unknowns are never the same). */
+bool tfx_value_set_same(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b);
+
+/* The order of set elements (cty's setRules.Less): <0 if a comes before
+ * b, >0 if after, 0 if the order does not tell them apart.  Known values
+ * first (strings by bytes, numbers by value, false before true, other
+ * types by their set-hash bytes), then unknowns, then null. */
+int tfx_value_set_cmp(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b);
+
+/* A copy of v (and everything it refers to) in another ctx. */
+const tfx_value *tfx_value_copy(tfx_ctx *dst, const tfx_value *v);
+
+#endif /* TFX_VALUE_H */
