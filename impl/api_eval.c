@@ -15,6 +15,7 @@
 #include "eval.h"
 #include "func.h"
 #include "jsonio.h"
+#include "num.h"
 #include "render.h"
 #include "source.h"
 #include "type.h"
@@ -359,14 +360,72 @@ TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t 
     return r->diags != NULL ? &r->diags[i] : &eval_out_of_memory;
 }
 
+/* Whether every number in v formats within max_bytes [limit.eval.string]:
+ * a literal such as 1e646456992 is a valid value whose text has 646
+ * million digits, which output functions refuse rather than write.  The
+ * walk is iterative over an explicit stack so that depth cannot matter. */
+static bool numbers_fit(const tfx_value *v, size_t max_bytes)
+{
+    const tfx_value **stack = malloc(sizeof(*stack));
+    size_t n = 0;
+    size_t cap = 1;
+    bool fit = true;
+
+    if (stack == NULL)
+        return false;
+    stack[n++] = v;
+    while (n > 0 && fit) {
+        const tfx_value *x = stack[--n];
+        size_t count = 0;
+        const tfx_value *const *items = NULL;
+
+        if (x->state != TFX_VAL_KNOWN)
+            continue;
+        switch (x->type->kind) {
+        case TFX_TYPE_NUMBER:
+            fit = tfx_num_format_max_bytes(x->as.number) <= max_bytes;
+            break;
+        case TFX_TYPE_LIST: case TFX_TYPE_SET: case TFX_TYPE_TUPLE:
+            items = x->as.elems.items;
+            count = x->as.elems.n;
+            break;
+        case TFX_TYPE_MAP: case TFX_TYPE_OBJECT:
+            items = x->as.attrs.vals;
+            count = x->as.attrs.n;
+            break;
+        default:
+            break;
+        }
+        if (count > 0 && n + count > cap) {
+            size_t ncap = (n + count) * 2;
+            const tfx_value **more = realloc((void *)stack, ncap * sizeof(*stack));
+
+            if (more == NULL) {
+                fit = false;
+                break;
+            }
+            stack = more;
+            cap = ncap;
+        }
+        for (size_t i = 0; i < count; i++)
+            stack[n++] = items[i];
+    }
+    free((void *)stack);
+    return fit;
+}
+
 TFX_API char *tfx_result_json(const tfx_result *r)
 {
-    return r->value != NULL ? tfx_json_encode_typed(r->value) : NULL;
+    if (r->value == NULL || !numbers_fit(r->value, r->mem.limits.max_string_bytes))
+        return NULL;
+    return tfx_json_encode_typed(r->value);
 }
 
 TFX_API char *tfx_result_render(const tfx_result *r)
 {
-    return r->value != NULL ? tfx_render_console(r->value) : NULL;
+    if (r->value == NULL || !numbers_fit(r->value, r->mem.limits.max_string_bytes))
+        return NULL;
+    return tfx_render_console(r->value);
 }
 
 typedef struct {

@@ -492,7 +492,8 @@ static int cmd_eval(int argc, char **argv)
                 char *shown = tfx_result_render(r);
 
                 if (shown == NULL) {
-                    fputs("tfexpr eval: out of memory\n", stderr);
+                    fputs("tfexpr eval: the value cannot be shown: a number's text is longer than "
+                          "the string limit, or memory ran out\n", stderr);
                     status = EXIT_USAGE;
                 } else {
                     puts(shown);

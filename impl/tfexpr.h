@@ -251,8 +251,10 @@ TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t 
 
 /* The value in the corpus's typed JSON encoding (lossless: type, nulls,
  * unknowns, marks, exact numbers), e.g. {"type":"number","v":"3"}.  Free
- * with tfx_free; NULL if the evaluation produced no value or memory ran
- * out.  (After errors upstream still returns a placeholder value; so does
+ * with tfx_free; NULL if the evaluation produced no value, memory ran
+ * out, or a number's text would be longer than the evaluation's
+ * max_string_bytes (a literal like 1e646456992 is a valid number of 646
+ * million digits).  (After errors upstream still returns a placeholder value; so does
  * this function.) */
 TFX_API char *tfx_result_json(const tfx_result *r);
 
