@@ -137,7 +137,7 @@ static bool define(tfx_context *c, tfx_str name, const tfx_value *v)
         if (names == NULL)
             return false;
         c->names = names;
-        values = realloc((void *)c->values, cap * sizeof(*values));
+        values = realloc((void *)c->values, cap * sizeof(const tfx_value *));
         if (values == NULL)
             return false;
         c->values = values;
@@ -366,7 +366,7 @@ TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t 
  * walk is iterative over an explicit stack so that depth cannot matter. */
 static bool numbers_fit(const tfx_value *v, size_t max_bytes)
 {
-    const tfx_value **stack = malloc(sizeof(*stack));
+    const tfx_value **stack = malloc(sizeof(const tfx_value *));
     size_t n = 0;
     size_t cap = 1;
     bool fit = true;
@@ -398,7 +398,7 @@ static bool numbers_fit(const tfx_value *v, size_t max_bytes)
         }
         if (count > 0 && n + count > cap) {
             size_t ncap = (n + count) * 2;
-            const tfx_value **more = realloc((void *)stack, ncap * sizeof(*stack));
+            const tfx_value **more = realloc((void *)stack, ncap * sizeof(const tfx_value *));
 
             if (more == NULL) {
                 fit = false;
