@@ -830,7 +830,7 @@ static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
         if (items[j] == NULL) {
             *err = tfx_ctx_printf(
                 ctx, "map has no element for required attribute %s",
-                tfx_render_quoted(ctx, out->names[j].s, out->names[j].nbytes));
+                tfx_textbuf_quoted(ctx, out->names[j].s, out->names[j].nbytes));
             return NULL;
         }
     }
@@ -1400,7 +1400,7 @@ static const char *required(tfx_ctx *ctx, const tfx_type *want)
 
 static const char *quoted(tfx_ctx *ctx, tfx_str s)
 {
-    return tfx_render_quoted(ctx, s.s, s.nbytes);
+    return tfx_textbuf_quoted(ctx, s.s, s.nbytes);
 }
 
 /* [conv.mismatch] case 1: two object types.  Missing attributes first
@@ -1412,7 +1412,7 @@ static const char *mismatch_objects(tfx_ctx *ctx, const tfx_type *got, const tfx
     size_t nmissing = 0;
     const char *unsafe_msg = NULL;
     const char *safe_msg = NULL;
-    tfx_render_buf b;
+    tfx_textbuf b;
 
     for (size_t i = 0; i < want->n; i++) {
         long j = tfx_type_attr_index(got, want->names[i].s, want->names[i].nbytes);
@@ -1441,16 +1441,16 @@ static const char *mismatch_objects(tfx_ctx *ctx, const tfx_type *got, const tfx
         return tfx_ctx_printf(ctx, "attributes %s and %s are required",
                               quoted(ctx, *missing[0]), quoted(ctx, *missing[1]));
     if (nmissing > 2) {
-        tfx_render_buf_init(&b, ctx);
-        tfx_render_puts(&b, "attributes ");
+        tfx_textbuf_init(&b, ctx);
+        tfx_textbuf_puts(&b, "attributes ");
         for (size_t i = 0; i + 1 < nmissing; i++) {
-            tfx_render_puts(&b, quoted(ctx, *missing[i]));
-            tfx_render_puts(&b, ", ");
+            tfx_textbuf_puts(&b, quoted(ctx, *missing[i]));
+            tfx_textbuf_puts(&b, ", ");
         }
-        tfx_render_puts(&b, "and ");
-        tfx_render_puts(&b, quoted(ctx, *missing[nmissing - 1]));
-        tfx_render_puts(&b, " are required");
-        return tfx_render_text(&b);
+        tfx_textbuf_puts(&b, "and ");
+        tfx_textbuf_puts(&b, quoted(ctx, *missing[nmissing - 1]));
+        tfx_textbuf_puts(&b, " are required");
+        return tfx_textbuf_text(&b);
     }
     if (unsafe_msg != NULL)
         return unsafe_msg;

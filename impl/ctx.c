@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 void tfx_ctx_limits_init(tfx_ctx_limits *limits)
 {
     limits->max_steps = 10000000;
@@ -133,3 +135,135 @@ bool tfx_ctx_try(tfx_ctx *ctx, void (*fn)(tfx_ctx *ctx, void *arg), void *arg)
     ctx->escape = outer;
     return true;
 }
+
+/* ---- Text in an arena ---- */
+
+void tfx_textbuf_init(tfx_textbuf *b, tfx_ctx *ctx)
+{
+    b->ctx = ctx;
+    b->s = NULL;
+    b->nbytes = 0;
+    b->cap = 0;
+}
+
+/* Makes room for `extra` more bytes and the NUL. */
+static void reserve(tfx_textbuf *b, size_t extra)
+{
+    size_t need;
+    size_t cap;
+    char *p;
+
+    if (extra > SIZE_MAX - b->nbytes - 1)
+        tfx_ctx_fail(b->ctx, "Memory limit exceeded", "A text is too large.");
+    need = b->nbytes + extra + 1;
+    if (need <= b->cap)
+        return;
+    cap = b->cap == 0 ? 64 : b->cap;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    p = tfx_ctx_alloc(b->ctx, cap);
+    if (b->nbytes > 0)
+        memcpy(p, b->s, b->nbytes);
+    b->s = p;
+    b->cap = cap;
+}
+
+void tfx_textbuf_put(tfx_textbuf *b, const char *s, size_t nbytes)
+{
+    reserve(b, nbytes);
+    if (nbytes > 0)
+        memcpy(b->s + b->nbytes, s, nbytes);
+    b->nbytes += nbytes;
+    b->s[b->nbytes] = '\0';
+}
+
+void tfx_textbuf_puts(tfx_textbuf *b, const char *s)
+{
+    tfx_textbuf_put(b, s, strlen(s));
+}
+
+void tfx_textbuf_putc(tfx_textbuf *b, char c)
+{
+    tfx_textbuf_put(b, &c, 1);
+}
+
+void tfx_textbuf_printf(tfx_textbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->nbytes, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->nbytes += (size_t)n;
+}
+
+const char *tfx_textbuf_text(tfx_textbuf *b)
+{
+    if (b->s == NULL)
+        reserve(b, 0);
+    b->s[b->nbytes] = '\0';
+    return b->s;
+}
+
+/* Appends the escape of one code point that is not printable, as Go's
+ * strconv.appendEscapedRune does. */
+static void quote_escape(tfx_textbuf *b, int32_t cp)
+{
+    switch (cp) {
+    case '\a': tfx_textbuf_puts(b, "\\a"); return;
+    case '\b': tfx_textbuf_puts(b, "\\b"); return;
+    case '\f': tfx_textbuf_puts(b, "\\f"); return;
+    case '\n': tfx_textbuf_puts(b, "\\n"); return;
+    case '\r': tfx_textbuf_puts(b, "\\r"); return;
+    case '\t': tfx_textbuf_puts(b, "\\t"); return;
+    case '\v': tfx_textbuf_puts(b, "\\v"); return;
+    default: break;
+    }
+    if (cp < 0x20 || cp == 0x7F)
+        tfx_textbuf_printf(b, "\\x%02x", (unsigned)cp);
+    else if (cp < 0x10000)
+        tfx_textbuf_printf(b, "\\u%04x", (unsigned)cp);
+    else
+        tfx_textbuf_printf(b, "\\U%08x", (unsigned)cp);
+}
+
+void tfx_textbuf_quote(tfx_textbuf *b, const char *s, size_t nbytes)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+
+    tfx_textbuf_putc(b, '"');
+    while (i < nbytes) {
+        int32_t cp;
+        size_t len = tfx_text_decode(u + i, nbytes - i, &cp);
+
+        if (cp < 0)
+            tfx_textbuf_printf(b, "\\x%02x", (unsigned)u[i]);
+        else if (cp == '"' || cp == '\\') {
+            tfx_textbuf_putc(b, '\\');
+            tfx_textbuf_putc(b, (char)cp);
+        } else if (tfx_text_is_print(cp))
+            tfx_textbuf_put(b, s + i, len);
+        else
+            quote_escape(b, cp);
+        i += len;
+    }
+    tfx_textbuf_putc(b, '"');
+}
+
+const char *tfx_textbuf_quoted(tfx_ctx *ctx, const char *s, size_t nbytes)
+{
+    tfx_textbuf b;
+
+    tfx_textbuf_init(&b, ctx);
+    tfx_textbuf_quote(&b, s, nbytes);
+    return tfx_textbuf_text(&b);
+}
+

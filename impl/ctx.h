@@ -88,4 +88,36 @@ void tfx_ctx_check_items(tfx_ctx *ctx, size_t nitems);
  * why).  Nests: the previous escape point is restored on return. */
 bool tfx_ctx_try(tfx_ctx *ctx, void (*fn)(tfx_ctx *ctx, void *arg), void *arg);
 
+/* --- Text in the arena: a growable string for building messages, type
+ * names, hash texts and renderings --- */
+
+/* A growable text in the arena of ctx.  Old copies are left behind as
+ * it grows (at most as many bytes as the final text). */
+typedef struct {
+    tfx_ctx *ctx;
+    char *s;        /* NUL-terminated when not NULL */
+    size_t nbytes;
+    size_t cap;
+} tfx_textbuf;
+
+void tfx_textbuf_init(tfx_textbuf *b, tfx_ctx *ctx);
+void tfx_textbuf_put(tfx_textbuf *b, const char *s, size_t nbytes);
+void tfx_textbuf_puts(tfx_textbuf *b, const char *s);
+void tfx_textbuf_putc(tfx_textbuf *b, char c);
+void tfx_textbuf_printf(tfx_textbuf *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The text so far (never NULL: "" when nothing was put). */
+const char *tfx_textbuf_text(tfx_textbuf *b);
+
+/* Appends s[0..nbytes) quoted as Go's strconv.Quote does: in double
+ * quotes; \a \b \f \n \r \t \v \\ \" escaped; other code points that are
+ * not printable (tfx_text_is_print) as \xNN (below U+0080), \uNNNN or
+ * \UNNNNNNNN with lower-case hex; each byte that is not UTF-8 as \xNN. */
+void tfx_textbuf_quote(tfx_textbuf *b, const char *s, size_t nbytes);
+/* The same, as a string in the arena. */
+const char *tfx_textbuf_quoted(tfx_ctx *ctx, const char *s, size_t nbytes);
+
 #endif /* TFX_CTX_H */

@@ -65,7 +65,7 @@ bool tfx_ev_failed_since(const tfx_ev *ev, size_t mark)
 
 const char *tfx_ev_quote(tfx_ev *ev, const char *s, size_t nbytes)
 {
-    return tfx_render_quoted(ev->ctx, s, nbytes);
+    return tfx_textbuf_quoted(ev->ctx, s, nbytes);
 }
 
 const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *want,

@@ -16,16 +16,16 @@
  * ------------------------------------------------------------------ */
 
 /* Appends s to the text being built, within the string limit. */
-static void append_text(tfx_ev *ev, tfx_render_buf *buf, tfx_str s)
+static void append_text(tfx_ev *ev, tfx_textbuf *buf, tfx_str s)
 {
     tfx_ctx_check_string(ev->ctx, buf->nbytes + s.nbytes);
     if (buf->nbytes + s.nbytes < buf->nbytes)
         tfx_ctx_check_string(ev->ctx, SIZE_MAX);
-    tfx_render_put(buf, s.s, s.nbytes);
+    tfx_textbuf_put(buf, s.s, s.nbytes);
 }
 
 /* The text built so far as a string value (NFC) [tmpl.eval.nfc]. */
-static const tfx_value *text_value(tfx_ev *ev, tfx_render_buf *buf)
+static const tfx_value *text_value(tfx_ev *ev, tfx_textbuf *buf)
 {
     return tfx_value_string(ev->ctx, buf->nbytes > 0 ? buf->s : "", buf->nbytes);
 }
@@ -39,12 +39,12 @@ static const tfx_value *text_value(tfx_ev *ev, tfx_render_buf *buf)
 const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     tfx_ctx *ctx = ev->ctx;
-    tfx_render_buf buf;
+    tfx_textbuf buf;
     const tfx_marks *marks = NULL;
     bool known = true;
     size_t i;
 
-    tfx_render_buf_init(&buf, ctx);
+    tfx_textbuf_init(&buf, ctx);
     for (i = 0; i < n->as.template.nparts; i++) {
         const tfx_node *part = n->as.template.parts[i];
         const tfx_value *v = tfx_ev_node(ev, part, env);
@@ -91,7 +91,7 @@ const tfx_value *tfx_ev_template_join(tfx_ev *ev, const tfx_node *n, const tfx_e
     const tfx_value *tuple = tfx_ev_node(ev, n->as.join.tuple, env);
     const tfx_marks *tuple_marks = NULL;
     const tfx_marks *marks;
-    tfx_render_buf buf;
+    tfx_textbuf buf;
     size_t count;
     size_t i;
 
@@ -99,7 +99,7 @@ const tfx_value *tfx_ev_template_join(tfx_ev *ev, const tfx_node *n, const tfx_e
         return tfx_value_unknown(ctx, &tfx_type_str);
     tuple = tfx_value_unmark(ctx, tuple, &tuple_marks);
     marks = tuple_marks;
-    tfx_render_buf_init(&buf, ctx);
+    tfx_textbuf_init(&buf, ctx);
     count = tfx_value_length(tuple);
     for (i = 0; i < count; i++) {
         const tfx_value *v = tfx_value_item(tuple, i);

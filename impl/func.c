@@ -71,12 +71,12 @@ const char *tfx_fn_conformance(tfx_ctx *ctx, const tfx_type *got, const tfx_type
             if (tfx_type_attr_index(want, got->names[i].s, got->names[i].nbytes) < 0)
                 return tfx_ctx_printf(
                     ctx, "unsupported attribute %s",
-                    tfx_render_quoted(ctx, got->names[i].s, got->names[i].nbytes));
+                    tfx_textbuf_quoted(ctx, got->names[i].s, got->names[i].nbytes));
         for (i = 0; i < want->n; i++)
             if (tfx_type_attr_index(got, want->names[i].s, want->names[i].nbytes) < 0)
                 return tfx_ctx_printf(
                     ctx, "missing required attribute %s",
-                    tfx_render_quoted(ctx, want->names[i].s, want->names[i].nbytes));
+                    tfx_textbuf_quoted(ctx, want->names[i].s, want->names[i].nbytes));
         for (i = 0; i < want->n; i++) {
             long j = tfx_type_attr_index(got, want->names[i].s, want->names[i].nbytes);
             const char *msg = tfx_fn_conformance(ctx, got->elems[j], want->elems[i]);

@@ -77,7 +77,7 @@ static const tfx_value *to_failure(tfx_ctx *ctx, const tfx_value *v, const tfx_t
                                                tfx_type_friendly(ctx, got),
                                                tfx_type_friendly_constraint(ctx, want)));
     if (got->kind == TFX_TYPE_STRING && tfx_value_is_known(val))
-        what = tfx_render_quoted(ctx, val->as.string.s, val->as.string.nbytes);
+        what = tfx_textbuf_quoted(ctx, val->as.string.s, val->as.string.nbytes);
     if (got->kind == TFX_TYPE_STRING && want->kind == TFX_TYPE_BOOL)
         return tfx_fn_arg_error(
             err, 0,

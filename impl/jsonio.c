@@ -63,7 +63,7 @@ static void fail_memory(tfx_ctx *ctx)
 /* Go's %q of a string. */
 static const char *quoted(tfx_ctx *ctx, tfx_str s)
 {
-    return tfx_render_quoted(ctx, s.s, s.nbytes);
+    return tfx_textbuf_quoted(ctx, s.s, s.nbytes);
 }
 
 static bool str_is(tfx_str s, const char *lit)
@@ -109,13 +109,13 @@ static tfx_str nfc(tfx_ctx *ctx, tfx_str s)
  * characters escaped (\n \r \t short, the others \u00xx), <, > and & as
  * \u003c \u003e \u0026, U+2028 and U+2029 as \u2028 \u2029, each byte
  * that is not UTF-8 as \ufffd; DEL and everything else as it is. */
-static void put_json_string(tfx_render_buf *b, const char *s, size_t nbytes)
+static void put_json_string(tfx_textbuf *b, const char *s, size_t nbytes)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
 
-    tfx_render_putc(b, '"');
+    tfx_textbuf_putc(b, '"');
     while (i < nbytes) {
         unsigned char c = u[i];
         int32_t cp;
@@ -123,34 +123,34 @@ static void put_json_string(tfx_render_buf *b, const char *s, size_t nbytes)
 
         if (c < 0x80) {
             if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
-                tfx_render_putc(b, (char)c);
+                tfx_textbuf_putc(b, (char)c);
             } else if (c == '"' || c == '\\') {
-                tfx_render_putc(b, '\\');
-                tfx_render_putc(b, (char)c);
+                tfx_textbuf_putc(b, '\\');
+                tfx_textbuf_putc(b, (char)c);
             } else if (c == '\n') {
-                tfx_render_puts(b, "\\n");
+                tfx_textbuf_puts(b, "\\n");
             } else if (c == '\r') {
-                tfx_render_puts(b, "\\r");
+                tfx_textbuf_puts(b, "\\r");
             } else if (c == '\t') {
-                tfx_render_puts(b, "\\t");
+                tfx_textbuf_puts(b, "\\t");
             } else {
                 char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF], '\0'};
 
-                tfx_render_puts(b, esc);
+                tfx_textbuf_puts(b, esc);
             }
             i++;
             continue;
         }
         len = tfx_text_decode(u + i, nbytes - i, &cp);
         if (cp < 0)
-            tfx_render_puts(b, "\\ufffd");
+            tfx_textbuf_puts(b, "\\ufffd");
         else if (cp == 0x2028 || cp == 0x2029)
-            tfx_render_puts(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
+            tfx_textbuf_puts(b, cp == 0x2028 ? "\\u2028" : "\\u2029");
         else
-            tfx_render_put(b, s + i, len);
+            tfx_textbuf_put(b, s + i, len);
         i += len;
     }
-    tfx_render_putc(b, '"');
+    tfx_textbuf_putc(b, '"');
 }
 
 /* ====================================================================
@@ -264,7 +264,7 @@ static const char *quote_char(tfx_ctx *ctx, unsigned char c)
         utf8[1] = (char)(0x80 | (c & 0x3F));
         n = 2;
     }
-    q = tfx_render_quoted(ctx, utf8, n);
+    q = tfx_textbuf_quoted(ctx, utf8, n);
     return tfx_ctx_printf(ctx, "'%.*s'", (int)(strlen(q) - 2), q + 1);
 }
 
@@ -297,28 +297,28 @@ static jnode *new_node(jparser *p, jkind kind, size_t start)
     return node;
 }
 
-static void put_utf8(tfx_render_buf *b, int32_t cp)
+static void put_utf8(tfx_textbuf *b, int32_t cp)
 {
     char out[4];
 
     if (cp < 0x80) {
         out[0] = (char)cp;
-        tfx_render_put(b, out, 1);
+        tfx_textbuf_put(b, out, 1);
     } else if (cp < 0x800) {
         out[0] = (char)(0xC0 | (cp >> 6));
         out[1] = (char)(0x80 | (cp & 0x3F));
-        tfx_render_put(b, out, 2);
+        tfx_textbuf_put(b, out, 2);
     } else if (cp < 0x10000) {
         out[0] = (char)(0xE0 | (cp >> 12));
         out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[2] = (char)(0x80 | (cp & 0x3F));
-        tfx_render_put(b, out, 3);
+        tfx_textbuf_put(b, out, 3);
     } else {
         out[0] = (char)(0xF0 | (cp >> 18));
         out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
         out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[3] = (char)(0x80 | (cp & 0x3F));
-        tfx_render_put(b, out, 4);
+        tfx_textbuf_put(b, out, 4);
     }
 }
 
@@ -343,7 +343,7 @@ static int32_t hex4(const jparser *p, size_t at)
 /* The escape at p->pos (a backslash), decoded into out as Go does: a
  * high surrogate followed by \u and a low one is one code point; any
  * other surrogate is U+FFFD. */
-static bool read_escape(jparser *p, tfx_render_buf *out)
+static bool read_escape(jparser *p, tfx_textbuf *out)
 {
     int32_t cp = 0;
     size_t i;
@@ -353,13 +353,13 @@ static bool read_escape(jparser *p, tfx_render_buf *out)
         return fail_eof(p, true) != NULL;
     switch (p->s[p->pos]) {
     case '"': case '\\': case '/':
-        tfx_render_putc(out, (char)p->s[p->pos++]);
+        tfx_textbuf_putc(out, (char)p->s[p->pos++]);
         return true;
-    case 'b': tfx_render_putc(out, '\b'); p->pos++; return true;
-    case 'f': tfx_render_putc(out, '\f'); p->pos++; return true;
-    case 'n': tfx_render_putc(out, '\n'); p->pos++; return true;
-    case 'r': tfx_render_putc(out, '\r'); p->pos++; return true;
-    case 't': tfx_render_putc(out, '\t'); p->pos++; return true;
+    case 'b': tfx_textbuf_putc(out, '\b'); p->pos++; return true;
+    case 'f': tfx_textbuf_putc(out, '\f'); p->pos++; return true;
+    case 'n': tfx_textbuf_putc(out, '\n'); p->pos++; return true;
+    case 'r': tfx_textbuf_putc(out, '\r'); p->pos++; return true;
+    case 't': tfx_textbuf_putc(out, '\t'); p->pos++; return true;
     case 'u':
         break;
     default:
@@ -397,10 +397,10 @@ static bool read_escape(jparser *p, tfx_render_buf *out)
 static const jnode *parse_string(jparser *p)
 {
     size_t start = p->pos;
-    tfx_render_buf out;
+    tfx_textbuf out;
     jnode *node;
 
-    tfx_render_buf_init(&out, p->ctx);
+    tfx_textbuf_init(&out, p->ctx);
     p->pos++;
     for (;;) {
         unsigned char c;
@@ -416,22 +416,22 @@ static const jnode *parse_string(jparser *p)
         } else if (c < 0x20) {
             return fail_char(p, "in string literal");
         } else if (c < 0x80) {
-            tfx_render_putc(&out, (char)c);
+            tfx_textbuf_putc(&out, (char)c);
             p->pos++;
         } else {
             int32_t cp;
             size_t len = tfx_text_decode(p->s + p->pos, p->nbytes - p->pos, &cp);
 
             if (cp < 0)
-                tfx_render_puts(&out, "\xEF\xBF\xBD");
+                tfx_textbuf_puts(&out, "\xEF\xBF\xBD");
             else
-                tfx_render_put(&out, (const char *)p->s + p->pos, len);
+                tfx_textbuf_put(&out, (const char *)p->s + p->pos, len);
             p->pos += len;
         }
     }
     p->pos++;
     node = new_node(p, J_STRING, start);
-    node->text.s = tfx_render_text(&out);
+    node->text.s = tfx_textbuf_text(&out);
     node->text.nbytes = out.nbytes;
     return node;
 }
@@ -1097,7 +1097,7 @@ static const char *collection_json(tfx_type_kind kind)
 
 /* Type.MarshalJSON: "string", ["list",T], ["object",{...}] with the
  * attributes in byte order [type.object.names], ["tuple",[...]]. */
-static void put_type(tfx_render_buf *b, const tfx_type *t)
+static void put_type(tfx_textbuf *b, const tfx_type *t)
 {
     size_t i;
 
@@ -1105,39 +1105,39 @@ static void put_type(tfx_render_buf *b, const tfx_type *t)
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
-        tfx_render_puts(b, collection_json(t->kind));
+        tfx_textbuf_puts(b, collection_json(t->kind));
         put_type(b, t->elem);
-        tfx_render_putc(b, ']');
+        tfx_textbuf_putc(b, ']');
         return;
     case TFX_TYPE_TUPLE:
-        tfx_render_puts(b, "[\"tuple\",[");
+        tfx_textbuf_puts(b, "[\"tuple\",[");
         for (i = 0; i < t->n; i++) {
             if (i > 0)
-                tfx_render_putc(b, ',');
+                tfx_textbuf_putc(b, ',');
             put_type(b, t->elems[i]);
         }
-        tfx_render_puts(b, "]]");
+        tfx_textbuf_puts(b, "]]");
         return;
     case TFX_TYPE_OBJECT:
-        tfx_render_puts(b, "[\"object\",{");
+        tfx_textbuf_puts(b, "[\"object\",{");
         for (i = 0; i < t->n; i++) {
             if (i > 0)
-                tfx_render_putc(b, ',');
+                tfx_textbuf_putc(b, ',');
             put_json_string(b, t->names[i].s, t->names[i].nbytes);
-            tfx_render_putc(b, ':');
+            tfx_textbuf_putc(b, ':');
             put_type(b, t->elems[i]);
         }
-        tfx_render_puts(b, "}]");
+        tfx_textbuf_puts(b, "}]");
         return;
     default:
-        tfx_render_puts(b, primitive_json(t->kind));
+        tfx_textbuf_puts(b, primitive_json(t->kind));
         return;
     }
 }
 
 /* The same for a decoded type, with its optional attributes, for
  * messages. */
-static void put_jtype(tfx_render_buf *b, const jtype *t)
+static void put_jtype(tfx_textbuf *b, const jtype *t)
 {
     size_t i;
 
@@ -1145,73 +1145,73 @@ static void put_jtype(tfx_render_buf *b, const jtype *t)
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
-        tfx_render_puts(b, collection_json(t->kind));
+        tfx_textbuf_puts(b, collection_json(t->kind));
         put_jtype(b, t->elem);
-        tfx_render_putc(b, ']');
+        tfx_textbuf_putc(b, ']');
         return;
     case TFX_TYPE_TUPLE:
-        tfx_render_puts(b, "[\"tuple\",[");
+        tfx_textbuf_puts(b, "[\"tuple\",[");
         for (i = 0; i < t->n; i++) {
             if (i > 0)
-                tfx_render_putc(b, ',');
+                tfx_textbuf_putc(b, ',');
             put_jtype(b, t->elems[i]);
         }
-        tfx_render_puts(b, "]]");
+        tfx_textbuf_puts(b, "]]");
         return;
     case TFX_TYPE_OBJECT:
-        tfx_render_puts(b, "[\"object\",{");
+        tfx_textbuf_puts(b, "[\"object\",{");
         for (i = 0; i < t->n; i++) {
             if (i > 0)
-                tfx_render_putc(b, ',');
+                tfx_textbuf_putc(b, ',');
             put_json_string(b, t->names[i].s, t->names[i].nbytes);
-            tfx_render_putc(b, ':');
+            tfx_textbuf_putc(b, ':');
             put_jtype(b, t->elems[i]);
         }
-        tfx_render_putc(b, '}');
+        tfx_textbuf_putc(b, '}');
         if (t->nopt > 0) {
-            tfx_render_puts(b, ",[");
+            tfx_textbuf_puts(b, ",[");
             for (i = 0; i < t->nopt; i++) {
                 if (i > 0)
-                    tfx_render_putc(b, ',');
+                    tfx_textbuf_putc(b, ',');
                 put_json_string(b, t->opt[i].s, t->opt[i].nbytes);
             }
-            tfx_render_putc(b, ']');
+            tfx_textbuf_putc(b, ']');
         }
-        tfx_render_putc(b, ']');
+        tfx_textbuf_putc(b, ']');
         return;
     default:
-        tfx_render_puts(b, primitive_json(t->kind));
+        tfx_textbuf_puts(b, primitive_json(t->kind));
         return;
     }
 }
 
 static const char *type_json(tfx_ctx *ctx, const tfx_type *t)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     put_type(&b, t);
-    return tfx_render_text(&b);
+    return tfx_textbuf_text(&b);
 }
 
 static const char *jtype_json(tfx_ctx *ctx, const jtype *t)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     put_jtype(&b, t);
-    return tfx_render_text(&b);
+    return tfx_textbuf_text(&b);
 }
 
 const char *tfx_json_encode_type(tfx_ctx *ctx, const tfx_type *t, size_t *nbytes)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     put_type(&b, t);
     if (nbytes != NULL)
         *nbytes = b.nbytes;
-    return tfx_render_text(&b);
+    return tfx_textbuf_text(&b);
 }
 
 const tfx_type *tfx_json_decode_type(tfx_ctx *ctx, const char *json, size_t nbytes,
@@ -2031,7 +2031,7 @@ bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool ty
  * ================================================================== */
 
 typedef struct {
-    tfx_render_buf b;
+    tfx_textbuf b;
     const char *error;
 } encoder;
 
@@ -2043,17 +2043,17 @@ static void put_number_text(encoder *e, const tfx_num *num)
     size_t len;
 
     if (tfx_num_is_inf(num)) {
-        tfx_render_puts(&e->b, tfx_num_signbit(num) ? "-inf" : "inf");
+        tfx_textbuf_puts(&e->b, tfx_num_signbit(num) ? "-inf" : "inf");
         return;
     }
     if (tfx_num_sign(num) == 0) {
-        tfx_render_puts(&e->b, tfx_num_signbit(num) ? "-0" : "0");
+        tfx_textbuf_puts(&e->b, tfx_num_signbit(num) ? "-0" : "0");
         return;
     }
     text = tfx_num_format(e->b.ctx->arena, num, &len);
     if (text == NULL)
         fail_memory(e->b.ctx);
-    tfx_render_put(&e->b, text, len);
+    tfx_textbuf_put(&e->b, text, len);
 }
 
 static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected);
@@ -2065,12 +2065,12 @@ static bool encode_payload(encoder *e, const tfx_value *v)
 
     switch (t->kind) {
     case TFX_TYPE_BOOL:
-        tfx_render_puts(&e->b, v->as.boolean ? "true" : "false");
+        tfx_textbuf_puts(&e->b, v->as.boolean ? "true" : "false");
         return true;
     case TFX_TYPE_NUMBER:
-        tfx_render_putc(&e->b, '"');
+        tfx_textbuf_putc(&e->b, '"');
         put_number_text(e, v->as.number);
-        tfx_render_putc(&e->b, '"');
+        tfx_textbuf_putc(&e->b, '"');
         return true;
     case TFX_TYPE_STRING:
         put_json_string(&e->b, v->as.string.s, v->as.string.nbytes);
@@ -2078,29 +2078,29 @@ static bool encode_payload(encoder *e, const tfx_value *v)
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_TUPLE:
-        tfx_render_putc(&e->b, '[');
+        tfx_textbuf_putc(&e->b, '[');
         for (i = 0; i < v->as.elems.n; i++) {
             if (i > 0)
-                tfx_render_putc(&e->b, ',');
+                tfx_textbuf_putc(&e->b, ',');
             if (!encode_node(e, v->as.elems.items[i],
                              t->kind == TFX_TYPE_TUPLE ? t->elems[i] : t->elem))
                 return false;
         }
-        tfx_render_putc(&e->b, ']');
+        tfx_textbuf_putc(&e->b, ']');
         return true;
     case TFX_TYPE_MAP:
     case TFX_TYPE_OBJECT:
-        tfx_render_putc(&e->b, '{');
+        tfx_textbuf_putc(&e->b, '{');
         for (i = 0; i < v->as.attrs.n; i++) {
             if (i > 0)
-                tfx_render_putc(&e->b, ',');
+                tfx_textbuf_putc(&e->b, ',');
             put_json_string(&e->b, v->as.attrs.keys[i].s, v->as.attrs.keys[i].nbytes);
-            tfx_render_putc(&e->b, ':');
+            tfx_textbuf_putc(&e->b, ':');
             if (!encode_node(e, v->as.attrs.vals[i],
                              t->kind == TFX_TYPE_OBJECT ? t->elems[i] : t->elem))
                 return false;
         }
-        tfx_render_putc(&e->b, '}');
+        tfx_textbuf_putc(&e->b, '}');
         return true;
     case TFX_TYPE_DYNAMIC:
         break;
@@ -2117,33 +2117,33 @@ static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected
     bool own_type = expected == NULL
                     || (expected->kind == TFX_TYPE_DYNAMIC && v->type->kind != TFX_TYPE_DYNAMIC);
 
-    tfx_render_putc(&e->b, '{');
+    tfx_textbuf_putc(&e->b, '{');
     if (own_type) {
-        tfx_render_puts(&e->b, "\"type\":");
+        tfx_textbuf_puts(&e->b, "\"type\":");
         put_type(&e->b, v->type);
-        tfx_render_putc(&e->b, ',');
+        tfx_textbuf_putc(&e->b, ',');
     }
     if (v->state == TFX_VAL_UNKNOWN) {
-        tfx_render_puts(&e->b, "\"unknown\":true");
+        tfx_textbuf_puts(&e->b, "\"unknown\":true");
     } else if (v->state == TFX_VAL_NULL) {
-        tfx_render_puts(&e->b, "\"null\":true");
+        tfx_textbuf_puts(&e->b, "\"null\":true");
     } else {
-        tfx_render_puts(&e->b, "\"v\":");
+        tfx_textbuf_puts(&e->b, "\"v\":");
         if (!encode_payload(e, v))
             return false;
     }
     if (v->marks != NULL) {
         size_t i;
 
-        tfx_render_puts(&e->b, ",\"marks\":[");
+        tfx_textbuf_puts(&e->b, ",\"marks\":[");
         for (i = 0; i < v->marks->n; i++) {
             if (i > 0)
-                tfx_render_putc(&e->b, ',');
+                tfx_textbuf_putc(&e->b, ',');
             put_json_string(&e->b, v->marks->names[i].s, v->marks->names[i].nbytes);
         }
-        tfx_render_putc(&e->b, ']');
+        tfx_textbuf_putc(&e->b, ']');
     }
-    tfx_render_putc(&e->b, '}');
+    tfx_textbuf_putc(&e->b, '}');
     return true;
 }
 
@@ -2152,7 +2152,7 @@ const char *tfx_json_encode_typed_in(tfx_ctx *ctx, const tfx_value *v, size_t *n
 {
     encoder e;
 
-    tfx_render_buf_init(&e.b, ctx);
+    tfx_textbuf_init(&e.b, ctx);
     e.error = NULL;
     if (!encode_node(&e, v, NULL)) {
         *error = e.error;
@@ -2160,7 +2160,7 @@ const char *tfx_json_encode_typed_in(tfx_ctx *ctx, const tfx_value *v, size_t *n
     }
     if (nbytes != NULL)
         *nbytes = e.b.nbytes;
-    return tfx_render_text(&e.b);
+    return tfx_textbuf_text(&e.b);
 }
 
 typedef struct {
@@ -2216,7 +2216,7 @@ static bool encode_plain(encoder *e, const tfx_value *v)
         return false;
     }
     if (v->state == TFX_VAL_NULL) {
-        tfx_render_puts(&e->b, "null");
+        tfx_textbuf_puts(&e->b, "null");
         return true;
     }
     if (v->state == TFX_VAL_UNKNOWN) {
@@ -2235,35 +2235,35 @@ static bool encode_plain(encoder *e, const tfx_value *v)
         text = tfx_num_format(e->b.ctx->arena, v->as.number, &len);
         if (text == NULL)
             fail_memory(e->b.ctx);
-        tfx_render_put(&e->b, text, len);
+        tfx_textbuf_put(&e->b, text, len);
         return true;
     case TFX_TYPE_BOOL:
-        tfx_render_puts(&e->b, v->as.boolean ? "true" : "false");
+        tfx_textbuf_puts(&e->b, v->as.boolean ? "true" : "false");
         return true;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_TUPLE:
-        tfx_render_putc(&e->b, '[');
+        tfx_textbuf_putc(&e->b, '[');
         for (i = 0; i < v->as.elems.n; i++) {
             if (i > 0)
-                tfx_render_putc(&e->b, ',');
+                tfx_textbuf_putc(&e->b, ',');
             if (!encode_plain(e, v->as.elems.items[i]))
                 return false;
         }
-        tfx_render_putc(&e->b, ']');
+        tfx_textbuf_putc(&e->b, ']');
         return true;
     case TFX_TYPE_MAP:
     case TFX_TYPE_OBJECT:
-        tfx_render_putc(&e->b, '{');
+        tfx_textbuf_putc(&e->b, '{');
         for (i = 0; i < v->as.attrs.n; i++) {
             if (i > 0)
-                tfx_render_putc(&e->b, ',');
+                tfx_textbuf_putc(&e->b, ',');
             put_json_string(&e->b, v->as.attrs.keys[i].s, v->as.attrs.keys[i].nbytes);
-            tfx_render_putc(&e->b, ':');
+            tfx_textbuf_putc(&e->b, ':');
             if (!encode_plain(e, v->as.attrs.vals[i]))
                 return false;
         }
-        tfx_render_putc(&e->b, '}');
+        tfx_textbuf_putc(&e->b, '}');
         return true;
     case TFX_TYPE_DYNAMIC:
         break;
@@ -2277,7 +2277,7 @@ const char *tfx_json_encode_plain(tfx_ctx *ctx, const tfx_value *v, size_t *nbyt
 {
     encoder e;
 
-    tfx_render_buf_init(&e.b, ctx);
+    tfx_textbuf_init(&e.b, ctx);
     e.error = NULL;
     if (!encode_plain(&e, v)) {
         *error = e.error;
@@ -2285,5 +2285,5 @@ const char *tfx_json_encode_plain(tfx_ctx *ctx, const tfx_value *v, size_t *nbyt
     }
     if (nbytes != NULL)
         *nbytes = e.b.nbytes;
-    return tfx_render_text(&e.b);
+    return tfx_textbuf_text(&e.b);
 }

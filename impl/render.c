@@ -13,139 +13,8 @@
 #include "num.h"
 #include "text.h"
 
-/* ---- Text in an arena ---- */
-
-void tfx_render_buf_init(tfx_render_buf *b, tfx_ctx *ctx)
-{
-    b->ctx = ctx;
-    b->s = NULL;
-    b->nbytes = 0;
-    b->cap = 0;
-}
-
-/* Makes room for `extra` more bytes and the NUL. */
-static void reserve(tfx_render_buf *b, size_t extra)
-{
-    size_t need;
-    size_t cap;
-    char *p;
-
-    if (extra > SIZE_MAX - b->nbytes - 1)
-        tfx_ctx_fail(b->ctx, "Memory limit exceeded", "A text is too large.");
-    need = b->nbytes + extra + 1;
-    if (need <= b->cap)
-        return;
-    cap = b->cap == 0 ? 64 : b->cap;
-    while (cap < need)
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    p = tfx_ctx_alloc(b->ctx, cap);
-    if (b->nbytes > 0)
-        memcpy(p, b->s, b->nbytes);
-    b->s = p;
-    b->cap = cap;
-}
-
-void tfx_render_put(tfx_render_buf *b, const char *s, size_t nbytes)
-{
-    reserve(b, nbytes);
-    if (nbytes > 0)
-        memcpy(b->s + b->nbytes, s, nbytes);
-    b->nbytes += nbytes;
-    b->s[b->nbytes] = '\0';
-}
-
-void tfx_render_puts(tfx_render_buf *b, const char *s)
-{
-    tfx_render_put(b, s, strlen(s));
-}
-
-void tfx_render_putc(tfx_render_buf *b, char c)
-{
-    tfx_render_put(b, &c, 1);
-}
-
-void tfx_render_printf(tfx_render_buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n <= 0)
-        return;
-    reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->s + b->nbytes, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->nbytes += (size_t)n;
-}
-
-const char *tfx_render_text(tfx_render_buf *b)
-{
-    if (b->s == NULL)
-        reserve(b, 0);
-    b->s[b->nbytes] = '\0';
-    return b->s;
-}
-
-/* Appends the escape of one code point that is not printable, as Go's
- * strconv.appendEscapedRune does. */
-static void quote_escape(tfx_render_buf *b, int32_t cp)
-{
-    switch (cp) {
-    case '\a': tfx_render_puts(b, "\\a"); return;
-    case '\b': tfx_render_puts(b, "\\b"); return;
-    case '\f': tfx_render_puts(b, "\\f"); return;
-    case '\n': tfx_render_puts(b, "\\n"); return;
-    case '\r': tfx_render_puts(b, "\\r"); return;
-    case '\t': tfx_render_puts(b, "\\t"); return;
-    case '\v': tfx_render_puts(b, "\\v"); return;
-    default: break;
-    }
-    if (cp < 0x20 || cp == 0x7F)
-        tfx_render_printf(b, "\\x%02x", (unsigned)cp);
-    else if (cp < 0x10000)
-        tfx_render_printf(b, "\\u%04x", (unsigned)cp);
-    else
-        tfx_render_printf(b, "\\U%08x", (unsigned)cp);
-}
-
-void tfx_render_quote(tfx_render_buf *b, const char *s, size_t nbytes)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0;
-
-    tfx_render_putc(b, '"');
-    while (i < nbytes) {
-        int32_t cp;
-        size_t len = tfx_text_decode(u + i, nbytes - i, &cp);
-
-        if (cp < 0)
-            tfx_render_printf(b, "\\x%02x", (unsigned)u[i]);
-        else if (cp == '"' || cp == '\\') {
-            tfx_render_putc(b, '\\');
-            tfx_render_putc(b, (char)cp);
-        } else if (tfx_text_is_print(cp))
-            tfx_render_put(b, s + i, len);
-        else
-            quote_escape(b, cp);
-        i += len;
-    }
-    tfx_render_putc(b, '"');
-}
-
-const char *tfx_render_quoted(tfx_ctx *ctx, const char *s, size_t nbytes)
-{
-    tfx_render_buf b;
-
-    tfx_render_buf_init(&b, ctx);
-    tfx_render_quote(&b, s, nbytes);
-    return tfx_render_text(&b);
-}
-
 /* The text of a number as Go's Text('f', -1) writes it [num.format]. */
-static void put_number(tfx_render_buf *b, const tfx_num *n)
+static void put_number(tfx_textbuf *b, const tfx_num *n)
 {
     size_t len;
     const char *text = tfx_num_format(b->ctx->arena, n, &len);
@@ -154,44 +23,44 @@ static void put_number(tfx_render_buf *b, const tfx_num *n)
         tfx_ctx_fail(b->ctx, "Memory limit exceeded",
                      "The evaluation needs more than the memory limit of %zu bytes.",
                      b->ctx->limits.max_memory_bytes);
-    tfx_render_put(b, text, len);
+    tfx_textbuf_put(b, text, len);
 }
 
 /* ---- terraform console ---- */
 
-static void put_spaces(tfx_render_buf *b, size_t n)
+static void put_spaces(tfx_textbuf *b, size_t n)
 {
     size_t i;
 
     for (i = 0; i < n; i++)
-        tfx_render_putc(b, ' ');
+        tfx_textbuf_putc(b, ' ');
 }
 
-static void console_value(tfx_render_buf *b, const tfx_value *v, size_t indent);
+static void console_value(tfx_textbuf *b, const tfx_value *v, size_t indent);
 
 /* A null: the conversion function that makes a null of its type, with
  * the element type in a comment for collections (FormatValue's null
  * cases). */
-static void console_null(tfx_render_buf *b, const tfx_type *t)
+static void console_null(tfx_textbuf *b, const tfx_type *t)
 {
     tfx_ctx *ctx = b->ctx;
 
     switch (t->kind) {
-    case TFX_TYPE_DYNAMIC: tfx_render_puts(b, "null"); break;
-    case TFX_TYPE_STRING: tfx_render_puts(b, "tostring(null)"); break;
-    case TFX_TYPE_NUMBER: tfx_render_puts(b, "tonumber(null)"); break;
-    case TFX_TYPE_BOOL: tfx_render_puts(b, "tobool(null)"); break;
+    case TFX_TYPE_DYNAMIC: tfx_textbuf_puts(b, "null"); break;
+    case TFX_TYPE_STRING: tfx_textbuf_puts(b, "tostring(null)"); break;
+    case TFX_TYPE_NUMBER: tfx_textbuf_puts(b, "tonumber(null)"); break;
+    case TFX_TYPE_BOOL: tfx_textbuf_puts(b, "tobool(null)"); break;
     case TFX_TYPE_LIST:
-        tfx_render_printf(b, "tolist(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
+        tfx_textbuf_printf(b, "tolist(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
         break;
     case TFX_TYPE_SET:
-        tfx_render_printf(b, "toset(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
+        tfx_textbuf_printf(b, "toset(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
         break;
     case TFX_TYPE_MAP:
-        tfx_render_printf(b, "tomap(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
+        tfx_textbuf_printf(b, "tomap(null) /* of %s */", tfx_type_friendly(ctx, t->elem));
         break;
     default:
-        tfx_render_printf(b, "null /* %s */", tfx_type_friendly(ctx, t));
+        tfx_textbuf_printf(b, "null /* %s */", tfx_type_friendly(ctx, t));
         break;
     }
 }
@@ -212,16 +81,16 @@ static bool line_is_delimiter(const char *line, size_t nbytes, const char *delim
  * at indent 0, "<<-" deeper; the delimiter EOT, with "_" added until no
  * line is the delimiter; every line and the closing delimiter indented.
  * False (nothing written) for a string without a newline. */
-static bool console_heredoc(tfx_render_buf *b, tfx_str s, size_t indent)
+static bool console_heredoc(tfx_textbuf *b, tfx_str s, size_t indent)
 {
-    tfx_render_buf delim;
+    tfx_textbuf delim;
     size_t start;
     bool clash = true;
 
     if (s.nbytes == 0 || memchr(s.s, '\n', s.nbytes) == NULL)
         return false;
-    tfx_render_buf_init(&delim, b->ctx);
-    tfx_render_puts(&delim, "EOT");
+    tfx_textbuf_init(&delim, b->ctx);
+    tfx_textbuf_puts(&delim, "EOT");
     while (clash) {
         clash = false;
         for (start = 0; start <= s.nbytes && !clash;) {
@@ -232,81 +101,81 @@ static bool console_heredoc(tfx_render_buf *b, tfx_str s, size_t indent)
             start = end + 1;
         }
         if (clash)
-            tfx_render_putc(&delim, '_');
+            tfx_textbuf_putc(&delim, '_');
     }
-    tfx_render_puts(b, indent > 0 ? "<<-" : "<<");
-    tfx_render_put(b, delim.s, delim.nbytes);
+    tfx_textbuf_puts(b, indent > 0 ? "<<-" : "<<");
+    tfx_textbuf_put(b, delim.s, delim.nbytes);
     for (start = 0; start <= s.nbytes;) {
         const char *nl = memchr(s.s + start, '\n', s.nbytes - start);
         size_t end = nl == NULL ? s.nbytes : (size_t)(nl - s.s);
 
-        tfx_render_putc(b, '\n');
+        tfx_textbuf_putc(b, '\n');
         put_spaces(b, indent);
-        tfx_render_put(b, s.s + start, end - start);
+        tfx_textbuf_put(b, s.s + start, end - start);
         start = end + 1;
     }
-    tfx_render_putc(b, '\n');
+    tfx_textbuf_putc(b, '\n');
     put_spaces(b, indent);
-    tfx_render_put(b, delim.s, delim.nbytes);
+    tfx_textbuf_put(b, delim.s, delim.nbytes);
     return true;
 }
 
-static void console_string(tfx_render_buf *b, tfx_str s, size_t indent)
+static void console_string(tfx_textbuf *b, tfx_str s, size_t indent)
 {
     if (!console_heredoc(b, s, indent))
-        tfx_render_quote(b, s.s, s.nbytes);
+        tfx_textbuf_quote(b, s.s, s.nbytes);
 }
 
 /* [ then each element on a line of its own, indented two more, with a
  * comma after it; the closing ] back at the indent (formatSequenceValue). */
-static void console_sequence(tfx_render_buf *b, const tfx_value *v, size_t indent)
+static void console_sequence(tfx_textbuf *b, const tfx_value *v, size_t indent)
 {
     size_t i;
 
-    tfx_render_putc(b, '[');
+    tfx_textbuf_putc(b, '[');
     for (i = 0; i < v->as.elems.n; i++) {
-        tfx_render_putc(b, '\n');
+        tfx_textbuf_putc(b, '\n');
         put_spaces(b, indent + 2);
         console_value(b, v->as.elems.items[i], indent + 2);
-        tfx_render_putc(b, ',');
+        tfx_textbuf_putc(b, ',');
     }
     if (v->as.elems.n > 0) {
-        tfx_render_putc(b, '\n');
+        tfx_textbuf_putc(b, '\n');
         put_spaces(b, indent);
     }
-    tfx_render_putc(b, ']');
+    tfx_textbuf_putc(b, ']');
 }
 
 /* { then `key = value` lines, keys formatted as strings, no commas
  * (formatMappingValue). */
-static void console_mapping(tfx_render_buf *b, const tfx_value *v, size_t indent)
+static void console_mapping(tfx_textbuf *b, const tfx_value *v, size_t indent)
 {
     size_t i;
 
-    tfx_render_putc(b, '{');
+    tfx_textbuf_putc(b, '{');
     for (i = 0; i < v->as.attrs.n; i++) {
-        tfx_render_putc(b, '\n');
+        tfx_textbuf_putc(b, '\n');
         put_spaces(b, indent + 2);
         console_string(b, v->as.attrs.keys[i], indent + 2);
-        tfx_render_puts(b, " = ");
+        tfx_textbuf_puts(b, " = ");
         console_value(b, v->as.attrs.vals[i], indent + 2);
     }
     if (v->as.attrs.n > 0) {
-        tfx_render_putc(b, '\n');
+        tfx_textbuf_putc(b, '\n');
         put_spaces(b, indent);
     }
-    tfx_render_putc(b, '}');
+    tfx_textbuf_putc(b, '}');
 }
 
 /* One value (FormatValue).  Marks other than "sensitive" are not shown. */
-static void console_value(tfx_render_buf *b, const tfx_value *v, size_t indent)
+static void console_value(tfx_textbuf *b, const tfx_value *v, size_t indent)
 {
     if (v->state == TFX_VAL_UNKNOWN) {
-        tfx_render_puts(b, "(known after apply)");
+        tfx_textbuf_puts(b, "(known after apply)");
         return;
     }
     if (tfx_marks_has(v->marks, "sensitive")) {
-        tfx_render_puts(b, "(sensitive value)");
+        tfx_textbuf_puts(b, "(sensitive value)");
         return;
     }
     if (v->state == TFX_VAL_NULL) {
@@ -316,124 +185,124 @@ static void console_value(tfx_render_buf *b, const tfx_value *v, size_t indent)
     switch (v->type->kind) {
     case TFX_TYPE_STRING: console_string(b, v->as.string, indent); break;
     case TFX_TYPE_NUMBER: put_number(b, v->as.number); break;
-    case TFX_TYPE_BOOL: tfx_render_puts(b, v->as.boolean ? "true" : "false"); break;
+    case TFX_TYPE_BOOL: tfx_textbuf_puts(b, v->as.boolean ? "true" : "false"); break;
     case TFX_TYPE_OBJECT: console_mapping(b, v, indent); break;
     case TFX_TYPE_TUPLE: console_sequence(b, v, indent); break;
     case TFX_TYPE_LIST:
-        tfx_render_puts(b, "tolist(");
+        tfx_textbuf_puts(b, "tolist(");
         console_sequence(b, v, indent);
-        tfx_render_putc(b, ')');
+        tfx_textbuf_putc(b, ')');
         break;
     case TFX_TYPE_SET:
-        tfx_render_puts(b, "toset(");
+        tfx_textbuf_puts(b, "toset(");
         console_sequence(b, v, indent);
-        tfx_render_putc(b, ')');
+        tfx_textbuf_putc(b, ')');
         break;
     case TFX_TYPE_MAP:
-        tfx_render_puts(b, "tomap(");
+        tfx_textbuf_puts(b, "tomap(");
         console_mapping(b, v, indent);
-        tfx_render_putc(b, ')');
+        tfx_textbuf_putc(b, ')');
         break;
     case TFX_TYPE_DYNAMIC:
         /* cty has no known value of type dynamic. */
-        tfx_render_puts(b, "null");
+        tfx_textbuf_puts(b, "null");
         break;
     }
 }
 
 const char *tfx_render_console_in(tfx_ctx *ctx, const tfx_value *v, size_t *nbytes)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     console_value(&b, v, 0);
     if (nbytes != NULL)
         *nbytes = b.nbytes;
-    return tfx_render_text(&b);
+    return tfx_textbuf_text(&b);
 }
 
 /* ---- The notation of the design notes ---- */
 
-static void debug_value(tfx_render_buf *b, const tfx_value *v);
+static void debug_value(tfx_textbuf *b, const tfx_value *v);
 
-static void debug_marks(tfx_render_buf *b, const tfx_marks *m)
+static void debug_marks(tfx_textbuf *b, const tfx_marks *m)
 {
     size_t i;
 
     for (i = 0; m != NULL && i < m->n; i++) {
-        tfx_render_putc(b, '@');
-        tfx_render_put(b, m->names[i].s, m->names[i].nbytes);
+        tfx_textbuf_putc(b, '@');
+        tfx_textbuf_put(b, m->names[i].s, m->names[i].nbytes);
     }
 }
 
-static void debug_items(tfx_render_buf *b, const tfx_value *v, const char *open, char close)
+static void debug_items(tfx_textbuf *b, const tfx_value *v, const char *open, char close)
 {
     size_t i;
 
-    tfx_render_puts(b, open);
+    tfx_textbuf_puts(b, open);
     for (i = 0; i < v->as.elems.n; i++) {
         if (i > 0)
-            tfx_render_putc(b, ',');
+            tfx_textbuf_putc(b, ',');
         debug_value(b, v->as.elems.items[i]);
     }
-    tfx_render_putc(b, close);
+    tfx_textbuf_putc(b, close);
 }
 
-static void debug_attrs(tfx_render_buf *b, const tfx_value *v, const char *open)
+static void debug_attrs(tfx_textbuf *b, const tfx_value *v, const char *open)
 {
     size_t i;
 
-    tfx_render_puts(b, open);
+    tfx_textbuf_puts(b, open);
     for (i = 0; i < v->as.attrs.n; i++) {
         if (i > 0)
-            tfx_render_putc(b, ',');
-        tfx_render_quote(b, v->as.attrs.keys[i].s, v->as.attrs.keys[i].nbytes);
-        tfx_render_putc(b, '=');
+            tfx_textbuf_putc(b, ',');
+        tfx_textbuf_quote(b, v->as.attrs.keys[i].s, v->as.attrs.keys[i].nbytes);
+        tfx_textbuf_putc(b, '=');
         debug_value(b, v->as.attrs.vals[i]);
     }
-    tfx_render_putc(b, '}');
+    tfx_textbuf_putc(b, '}');
 }
 
-static void debug_value(tfx_render_buf *b, const tfx_value *v)
+static void debug_value(tfx_textbuf *b, const tfx_value *v)
 {
     if (v->state != TFX_VAL_KNOWN) {
-        tfx_render_printf(b, "%s(%s)", v->state == TFX_VAL_NULL ? "null" : "unknown",
+        tfx_textbuf_printf(b, "%s(%s)", v->state == TFX_VAL_NULL ? "null" : "unknown",
                           tfx_type_string(b->ctx, v->type));
         debug_marks(b, v->marks);
         return;
     }
     switch (v->type->kind) {
-    case TFX_TYPE_STRING: tfx_render_quote(b, v->as.string.s, v->as.string.nbytes); break;
+    case TFX_TYPE_STRING: tfx_textbuf_quote(b, v->as.string.s, v->as.string.nbytes); break;
     case TFX_TYPE_NUMBER: put_number(b, v->as.number); break;
-    case TFX_TYPE_BOOL: tfx_render_puts(b, v->as.boolean ? "true" : "false"); break;
+    case TFX_TYPE_BOOL: tfx_textbuf_puts(b, v->as.boolean ? "true" : "false"); break;
     case TFX_TYPE_TUPLE: debug_items(b, v, "[", ']'); break;
     case TFX_TYPE_LIST: debug_items(b, v, "list[", ']'); break;
     case TFX_TYPE_SET: debug_items(b, v, "set[", ']'); break;
     case TFX_TYPE_MAP: debug_attrs(b, v, "map{"); break;
     case TFX_TYPE_OBJECT: debug_attrs(b, v, "{"); break;
-    case TFX_TYPE_DYNAMIC: tfx_render_puts(b, "null(dynamic)"); break;
+    case TFX_TYPE_DYNAMIC: tfx_textbuf_puts(b, "null(dynamic)"); break;
     }
     debug_marks(b, v->marks);
 }
 
 const char *tfx_render_debug_value(tfx_ctx *ctx, const tfx_value *v)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     debug_value(&b, v);
-    return tfx_render_text(&b);
+    return tfx_textbuf_text(&b);
 }
 
 const char *tfx_render_debug(tfx_ctx *ctx, const tfx_value *v)
 {
-    tfx_render_buf b;
+    tfx_textbuf b;
 
-    tfx_render_buf_init(&b, ctx);
+    tfx_textbuf_init(&b, ctx);
     debug_value(&b, v);
-    tfx_render_puts(&b, " :: ");
-    tfx_render_puts(&b, tfx_type_string(ctx, v->type));
-    return tfx_render_text(&b);
+    tfx_textbuf_puts(&b, " :: ");
+    tfx_textbuf_puts(&b, tfx_type_string(ctx, v->type));
+    return tfx_textbuf_text(&b);
 }
 
 /* ---- malloc'd results ---- */

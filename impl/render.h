@@ -19,36 +19,7 @@
 #include "type.h"
 #include "value.h"
 
-/* --- Text in an arena --- */
 
-/* A growable text in the arena of ctx.  Old copies are left behind as
- * it grows (at most as many bytes as the final text). */
-typedef struct {
-    tfx_ctx *ctx;
-    char *s;        /* NUL-terminated when not NULL */
-    size_t nbytes;
-    size_t cap;
-} tfx_render_buf;
-
-void tfx_render_buf_init(tfx_render_buf *b, tfx_ctx *ctx);
-void tfx_render_put(tfx_render_buf *b, const char *s, size_t nbytes);
-void tfx_render_puts(tfx_render_buf *b, const char *s);
-void tfx_render_putc(tfx_render_buf *b, char c);
-void tfx_render_printf(tfx_render_buf *b, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-/* The text so far (never NULL: "" when nothing was put). */
-const char *tfx_render_text(tfx_render_buf *b);
-
-/* Appends s[0..nbytes) quoted as Go's strconv.Quote does: in double
- * quotes; \a \b \f \n \r \t \v \\ \" escaped; other code points that are
- * not printable (tfx_text_is_print) as \xNN (below U+0080), \uNNNN or
- * \UNNNNNNNN with lower-case hex; each byte that is not UTF-8 as \xNN. */
-void tfx_render_quote(tfx_render_buf *b, const char *s, size_t nbytes);
-/* The same, as a string in the arena. */
-const char *tfx_render_quoted(tfx_ctx *ctx, const char *s, size_t nbytes);
 
 /* --- terraform console --- */
 

@@ -270,40 +270,6 @@ long tfx_type_attr_index(const tfx_type *t, const char *name, size_t nbytes)
 
 /* ---- Printing ---- */
 
-/* A growing string in the arena: each append copies into a doubled block
- * when full (the old block is left to the arena). */
-typedef struct {
-    tfx_ctx *ctx;
-    char *s;
-    size_t n;
-    size_t cap;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap == 0 ? 64 : b->cap;
-        char *ns;
-
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        ns = tfx_ctx_alloc(b->ctx, cap);
-        if (b->n > 0)
-            memcpy(ns, b->s, b->n);
-        b->s = ns;
-        b->cap = cap;
-    }
-    if (n > 0)
-        memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_add(b, s, strlen(s));
-}
-
 static bool is_ascii_letter(unsigned char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -329,71 +295,71 @@ static bool bare_name(tfx_str name)
 }
 
 /* A name that is not an identifier, quoted with JSON-style escapes. */
-static void sb_quoted(sbuf *b, tfx_str name)
+static void put_quoted_name(tfx_textbuf *b, tfx_str name)
 {
     static const char hex[] = "0123456789abcdef";
 
-    sb_add(b, "\"", 1);
+    tfx_textbuf_put(b, "\"", 1);
     for (size_t i = 0; i < name.nbytes; i++) {
         unsigned char c = (unsigned char)name.s[i];
         char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
 
         if (c == '"' || c == '\\') {
             esc[1] = (char)c;
-            sb_add(b, esc, 2);
+            tfx_textbuf_put(b, esc, 2);
         } else if (c < 0x20 || c == 0x7f) {
-            sb_add(b, esc, 6);
+            tfx_textbuf_put(b, esc, 6);
         } else {
-            sb_add(b, (const char *)&name.s[i], 1);
+            tfx_textbuf_put(b, (const char *)&name.s[i], 1);
         }
     }
-    sb_add(b, "\"", 1);
+    tfx_textbuf_put(b, "\"", 1);
 }
 
-static void type_string(sbuf *b, const tfx_type *t)
+static void type_string(tfx_textbuf *b, const tfx_type *t)
 {
     switch (t->kind) {
     case TFX_TYPE_DYNAMIC:
-        sb_puts(b, "dynamic");
+        tfx_textbuf_puts(b, "dynamic");
         break;
     case TFX_TYPE_BOOL:
-        sb_puts(b, "bool");
+        tfx_textbuf_puts(b, "bool");
         break;
     case TFX_TYPE_NUMBER:
-        sb_puts(b, "number");
+        tfx_textbuf_puts(b, "number");
         break;
     case TFX_TYPE_STRING:
-        sb_puts(b, "string");
+        tfx_textbuf_puts(b, "string");
         break;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
-        sb_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
+        tfx_textbuf_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
         type_string(b, t->elem);
-        sb_puts(b, ")");
+        tfx_textbuf_puts(b, ")");
         break;
     case TFX_TYPE_TUPLE:
-        sb_puts(b, "tuple([");
+        tfx_textbuf_puts(b, "tuple([");
         for (size_t i = 0; i < t->n; i++) {
             if (i > 0)
-                sb_puts(b, ",");
+                tfx_textbuf_puts(b, ",");
             type_string(b, t->elems[i]);
         }
-        sb_puts(b, "])");
+        tfx_textbuf_puts(b, "])");
         break;
     case TFX_TYPE_OBJECT:
-        sb_puts(b, "object({");
+        tfx_textbuf_puts(b, "object({");
         for (size_t i = 0; i < t->n; i++) {
             if (i > 0)
-                sb_puts(b, ",");
+                tfx_textbuf_puts(b, ",");
             if (bare_name(t->names[i]))
-                sb_add(b, t->names[i].s, t->names[i].nbytes);
+                tfx_textbuf_put(b, t->names[i].s, t->names[i].nbytes);
             else
-                sb_quoted(b, t->names[i]);
-            sb_puts(b, "=");
+                put_quoted_name(b, t->names[i]);
+            tfx_textbuf_puts(b, "=");
             type_string(b, t->elems[i]);
         }
-        sb_puts(b, "})");
+        tfx_textbuf_puts(b, "})");
         break;
     }
 }
@@ -402,66 +368,66 @@ static void type_string(sbuf *b, const tfx_type *t)
  * with dynamic written "dynamic". */
 const char *tfx_type_string(tfx_ctx *ctx, const tfx_type *t)
 {
-    sbuf b = {ctx, NULL, 0, 0};
+    tfx_textbuf b;
 
-    sb_add(&b, "", 0);
+    tfx_textbuf_init(&b, ctx);
     type_string(&b, t);
-    return b.s;
+    return tfx_textbuf_text(&b);
 }
 
 /* [type.friendly] cty's FriendlyName (constraint false) and
  * FriendlyNameForConstraint (true): "list of X", "set of X", "map of X",
  * "tuple", "object"; dynamic is "dynamic", or "any type" in a constraint,
  * where a collection of dynamic is "list of any single type". */
-static void friendly(sbuf *b, const tfx_type *t, bool constraint)
+static void friendly(tfx_textbuf *b, const tfx_type *t, bool constraint)
 {
     switch (t->kind) {
     case TFX_TYPE_DYNAMIC:
-        sb_puts(b, constraint ? "any type" : "dynamic");
+        tfx_textbuf_puts(b, constraint ? "any type" : "dynamic");
         break;
     case TFX_TYPE_BOOL:
-        sb_puts(b, "bool");
+        tfx_textbuf_puts(b, "bool");
         break;
     case TFX_TYPE_NUMBER:
-        sb_puts(b, "number");
+        tfx_textbuf_puts(b, "number");
         break;
     case TFX_TYPE_STRING:
-        sb_puts(b, "string");
+        tfx_textbuf_puts(b, "string");
         break;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
-        sb_puts(b, t->kind == TFX_TYPE_LIST  ? "list of "
+        tfx_textbuf_puts(b, t->kind == TFX_TYPE_LIST  ? "list of "
                    : t->kind == TFX_TYPE_SET ? "set of "
                                              : "map of ");
         if (constraint && t->elem->kind == TFX_TYPE_DYNAMIC)
-            sb_puts(b, "any single type");
+            tfx_textbuf_puts(b, "any single type");
         else
             friendly(b, t->elem, constraint);
         break;
     case TFX_TYPE_TUPLE:
-        sb_puts(b, "tuple");
+        tfx_textbuf_puts(b, "tuple");
         break;
     case TFX_TYPE_OBJECT:
-        sb_puts(b, "object");
+        tfx_textbuf_puts(b, "object");
         break;
     }
 }
 
 const char *tfx_type_friendly(tfx_ctx *ctx, const tfx_type *t)
 {
-    sbuf b = {ctx, NULL, 0, 0};
+    tfx_textbuf b;
 
-    sb_add(&b, "", 0);
+    tfx_textbuf_init(&b, ctx);
     friendly(&b, t, false);
-    return b.s;
+    return tfx_textbuf_text(&b);
 }
 
 const char *tfx_type_friendly_constraint(tfx_ctx *ctx, const tfx_type *t)
 {
-    sbuf b = {ctx, NULL, 0, 0};
+    tfx_textbuf b;
 
-    sb_add(&b, "", 0);
+    tfx_textbuf_init(&b, ctx);
     friendly(&b, t, true);
-    return b.s;
+    return tfx_textbuf_text(&b);
 }

@@ -473,38 +473,6 @@ const tfx_value *tfx_value_lookup(const tfx_value *v, const char *key, size_t nb
  *   tuple, object: "<" then each element (attribute, in name order) ";" ">"
  * Marks are ignored. */
 
-typedef struct {
-    tfx_ctx *ctx;
-    char *s;
-    size_t n;
-    size_t cap;
-} bytes_buf;
-
-static void bb_add(bytes_buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap == 0 ? 32 : b->cap;
-        char *ns;
-
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        ns = tfx_ctx_alloc(b->ctx, cap);
-        if (b->n > 0)
-            memcpy(ns, b->s, b->n);
-        b->s = ns;
-        b->cap = cap;
-    }
-    if (n > 0)
-        memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void bb_addc(bytes_buf *b, char c)
-{
-    bb_add(b, &c, 1);
-}
-
 /* [set.hash] Go's big.Float String(), i.e. Text('g', 10), which
  * cty writes for a number: the exact value rounded to 10 significant
  * digits (tfx_num_round_digits: 0.digits x 10^exp), then, with
@@ -520,7 +488,7 @@ static char digit_at(const char *digits, size_t nd, long i)
     return '0';
 }
 
-static void hash_number(bytes_buf *b, const tfx_num *x)
+static void hash_number(tfx_textbuf *b, const tfx_num *x)
 {
     long exp = 0;
     const char *digits;
@@ -528,7 +496,7 @@ static void hash_number(bytes_buf *b, const tfx_num *x)
     long e, eprec = 10;
 
     if (tfx_num_is_inf(x)) {
-        bb_add(b, tfx_num_signbit(x) ? "-Inf" : "+Inf", 4);
+        tfx_textbuf_put(b, tfx_num_signbit(x) ? "-Inf" : "+Inf", 4);
         return;
     }
     digits = tfx_num_round_digits(b->ctx->arena, x, 10, &exp);
@@ -536,111 +504,46 @@ static void hash_number(bytes_buf *b, const tfx_num *x)
         fail_nomem(b->ctx);
     nd = strlen(digits);
     if (tfx_num_signbit(x))
-        bb_addc(b, '-');
+        tfx_textbuf_putc(b, '-');
     if (eprec > (long)nd && (long)nd >= exp)
         eprec = (long)nd;
     e = exp - 1;
     if (e < -4 || e >= eprec) {
         char tmp[32];
 
-        bb_addc(b, digits[0]);
+        tfx_textbuf_putc(b, digits[0]);
         if (nd > 1) {
-            bb_addc(b, '.');
-            bb_add(b, digits + 1, nd - 1);
+            tfx_textbuf_putc(b, '.');
+            tfx_textbuf_put(b, digits + 1, nd - 1);
         }
         (void)snprintf(tmp, sizeof tmp, "e%c%02ld", e < 0 ? '-' : '+', e < 0 ? -e : e);
-        bb_add(b, tmp, strlen(tmp));
+        tfx_textbuf_put(b, tmp, strlen(tmp));
         return;
     }
     /* positional: the integer digits (zeros past the mantissa), then the
      * fraction digits the mantissa has */
     if (exp > 0) {
         for (long i = 0; i < exp; i++)
-            bb_addc(b, digit_at(digits, nd, i));
+            tfx_textbuf_putc(b, digit_at(digits, nd, i));
     } else {
-        bb_addc(b, '0');
+        tfx_textbuf_putc(b, '0');
     }
     if ((long)nd > exp) {
-        bb_addc(b, '.');
+        tfx_textbuf_putc(b, '.');
         for (long i = exp; i < (long)nd; i++)
-            bb_addc(b, digit_at(digits, nd, i));
+            tfx_textbuf_putc(b, digit_at(digits, nd, i));
     }
 }
 
-/* Go's strconv.Quote(s) (what fmt's %q writes for a string). */
-static void hash_string(bytes_buf *b, tfx_str s)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)s.s;
-    size_t i = 0;
 
-    bb_addc(b, '"');
-    while (i < s.nbytes) {
-        int32_t cp = 0;
-        size_t w = tfx_text_decode(p + i, s.nbytes - i, &cp);
-        char esc[10];
-
-        if (cp < 0) {
-            /* a byte that does not decode: \xNN */
-            esc[0] = '\\';
-            esc[1] = 'x';
-            esc[2] = hex[p[i] >> 4];
-            esc[3] = hex[p[i] & 15];
-            bb_add(b, esc, 4);
-        } else if (cp == '"' || cp == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)cp;
-            bb_add(b, esc, 2);
-        } else if (tfx_text_is_print(cp)) {
-            bb_add(b, s.s + i, w);
-        } else {
-            const char *named = NULL;
-
-            switch (cp) {
-            case '\a': named = "\\a"; break;
-            case '\b': named = "\\b"; break;
-            case '\f': named = "\\f"; break;
-            case '\n': named = "\\n"; break;
-            case '\r': named = "\\r"; break;
-            case '\t': named = "\\t"; break;
-            case '\v': named = "\\v"; break;
-            default: break;
-            }
-            if (named != NULL) {
-                bb_add(b, named, 2);
-            } else if (cp < 0x20 || cp == 0x7f) {
-                esc[0] = '\\';
-                esc[1] = 'x';
-                esc[2] = hex[cp >> 4];
-                esc[3] = hex[cp & 15];
-                bb_add(b, esc, 4);
-            } else if (cp < 0x10000) {
-                esc[0] = '\\';
-                esc[1] = 'u';
-                for (int k = 0; k < 4; k++)
-                    esc[2 + k] = hex[(cp >> (12 - 4 * k)) & 15];
-                bb_add(b, esc, 6);
-            } else {
-                esc[0] = '\\';
-                esc[1] = 'U';
-                for (int k = 0; k < 8; k++)
-                    esc[2 + k] = hex[(cp >> (28 - 4 * k)) & 15];
-                bb_add(b, esc, 10);
-            }
-        }
-        i += w;
-    }
-    bb_addc(b, '"');
-}
-
-static void hash_value(bytes_buf *b, const tfx_value *v)
+static void hash_value(tfx_textbuf *b, const tfx_value *v)
 {
     if (v->state == TFX_VAL_UNKNOWN) {
-        bb_addc(b, '?');
+        tfx_textbuf_putc(b, '?');
         return;
     }
     if (v->state == TFX_VAL_NULL) {
-        bb_addc(b, '~');
+        tfx_textbuf_putc(b, '~');
         return;
     }
     switch (v->type->kind) {
@@ -648,45 +551,45 @@ static void hash_value(bytes_buf *b, const tfx_value *v)
         hash_number(b, v->as.number);
         break;
     case TFX_TYPE_BOOL:
-        bb_addc(b, v->as.boolean ? 'T' : 'F');
+        tfx_textbuf_putc(b, v->as.boolean ? 'T' : 'F');
         break;
     case TFX_TYPE_STRING:
-        hash_string(b, v->as.string);
+        tfx_textbuf_quote(b, v->as.string.s, v->as.string.nbytes);
         break;
     case TFX_TYPE_MAP:
-        bb_addc(b, '{');
+        tfx_textbuf_putc(b, '{');
         for (size_t i = 0; i < v->as.attrs.n; i++) {
-            hash_string(b, v->as.attrs.keys[i]);
-            bb_addc(b, ':');
+            tfx_textbuf_quote(b, v->as.attrs.keys[i].s, v->as.attrs.keys[i].nbytes);
+            tfx_textbuf_putc(b, ':');
             hash_value(b, v->as.attrs.vals[i]);
-            bb_addc(b, ';');
+            tfx_textbuf_putc(b, ';');
         }
-        bb_addc(b, '}');
+        tfx_textbuf_putc(b, '}');
         break;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
-        bb_addc(b, '[');
+        tfx_textbuf_putc(b, '[');
         for (size_t i = 0; i < v->as.elems.n; i++) {
             hash_value(b, v->as.elems.items[i]);
-            bb_addc(b, ';');
+            tfx_textbuf_putc(b, ';');
         }
-        bb_addc(b, ']');
+        tfx_textbuf_putc(b, ']');
         break;
     case TFX_TYPE_OBJECT:
-        bb_addc(b, '<');
+        tfx_textbuf_putc(b, '<');
         for (size_t i = 0; i < v->as.attrs.n; i++) {
             hash_value(b, v->as.attrs.vals[i]);
-            bb_addc(b, ';');
+            tfx_textbuf_putc(b, ';');
         }
-        bb_addc(b, '>');
+        tfx_textbuf_putc(b, '>');
         break;
     case TFX_TYPE_TUPLE:
-        bb_addc(b, '<');
+        tfx_textbuf_putc(b, '<');
         for (size_t i = 0; i < v->as.elems.n; i++) {
             hash_value(b, v->as.elems.items[i]);
-            bb_addc(b, ';');
+            tfx_textbuf_putc(b, ';');
         }
-        bb_addc(b, '>');
+        tfx_textbuf_putc(b, '>');
         break;
     case TFX_TYPE_DYNAMIC:
         break;
@@ -715,14 +618,14 @@ static uint32_t crc32_ieee(const char *s, size_t n)
 
 static set_hash make_hash(tfx_ctx *ctx, const tfx_value *v)
 {
-    bytes_buf b = {ctx, NULL, 0, 0};
+    tfx_textbuf b;
     set_hash h;
 
-    bb_add(&b, "", 0);
+    tfx_textbuf_init(&b, ctx);
     hash_value(&b, v);
-    h.s = b.s;
-    h.n = b.n;
-    h.crc = crc32_ieee(b.s, b.n);
+    h.s = tfx_textbuf_text(&b);
+    h.n = b.nbytes;
+    h.crc = crc32_ieee(h.s, h.n);
     return h;
 }
 

@@ -123,7 +123,7 @@ static const char *type_roundtrip(const char *json)
 
 static const char *quote(const char *s, size_t nbytes)
 {
-    return tfx_render_quoted(C, s, nbytes);
+    return tfx_textbuf_quoted(C, s, nbytes);
 }
 
 /* ---- Every type, state and mark set, alone and inside a list ---- */
