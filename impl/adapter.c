@@ -74,7 +74,7 @@ static json_t *answer_hello(tfx_adapter *a)
     json_t *impl = json_object();
     json_t *caps = json_array();
     json_t *profiles = json_array();
-    const char *const *names;
+    const char *name;
     size_t i;
 
     if (answer == NULL || impl == NULL || caps == NULL || profiles == NULL) {
@@ -91,10 +91,10 @@ static json_t *answer_hello(tfx_adapter *a)
         json_array_append_new(caps, json_string(capabilities[i]));
     /* fn:<name> for each function of the built-in table, and only those:
      * cases calling a function tfexpr lacks are not applicable. */
-    for (names = tfx_func_builtin_names(); *names != NULL; names++) {
+    for (i = 0; (name = tfx_func_builtin_name(i)) != NULL; i++) {
         char cap[64];
 
-        snprintf(cap, sizeof(cap), "fn:%s", *names);
+        snprintf(cap, sizeof(cap), "fn:%s", name);
         json_array_append_new(caps, json_string(cap));
     }
     json_array_append_new(profiles, json_string("P14"));

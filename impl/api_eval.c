@@ -325,7 +325,7 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
         env.nvars = c->nvars;
         env.has_functions = c->allow_functions;
         env.function = builtin;
-        env.function_names = tfx_func_builtin_names();
+        env.function_name = tfx_func_builtin_name;
     }
     tfx_diags_init(&r->internal, r->mem.arena);
     r->whole = src->root->range;

@@ -1114,14 +1114,15 @@ static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const 
     /* [call.suggestion] upstream offers the names of the innermost scope's
      * table only (none inside a `for`, whose scopes have no table) */
     memset(&sg, 0, sizeof(sg));
-    if (env != NULL && env->has_functions && env->function_names != NULL) {
-        const char *const *p;
+    if (env != NULL && env->has_functions && env->function_name != NULL) {
+        const char *cand;
         int32_t *given;
+        size_t i;
 
         sg.ngiven = runes_of(ev->ctx, name, nname, &given);
         sg.given = given;
-        for (p = env->function_names; *p != NULL; p++)
-            consider(ev->ctx, &sg, *p, strlen(*p));
+        for (i = 0; (cand = env->function_name(i)) != NULL; i++)
+            consider(ev->ctx, &sg, cand, strlen(cand));
     }
     tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Call to unknown function", &n->as.call.name_range,
                  &n->range, "There is no function named %s.%s", tfx_ev_quote(ev, name, nname),

@@ -41,10 +41,10 @@ struct tfx_env {
     /* Looks a function up by name; NULL when this scope has none of that
      * name.  tfx_func_builtin fits. */
     const tfx_function *(*function)(const char *name, size_t nbytes);
-    /* The names `function` knows, NULL-terminated (tfx_func_builtin_names
-     * fits), for the "did you mean" suggestion of an unknown function
-     * [call.suggestion]; NULL: no suggestion. */
-    const char *const *function_names;
+    /* The names `function` knows: name i for i from 0 up, NULL past the
+     * last (tfx_func_builtin_name fits), for the "did you mean" suggestion
+     * of an unknown function [call.suggestion]; NULL: no suggestion. */
+    const char *(*function_name)(size_t i);
 };
 
 /* Evaluates `node` (from a parse without errors) in `env` (NULL: no

@@ -260,45 +260,30 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
 
 /* ---- The tables ---- */
 
-/* [fn.*] The built-in functions, sorted by name. */
-static const struct {
-    const char *name;
-    const tfx_function *fn;
-} builtins[] = {
-    {"coalesce", &tfx_fn_coalesce},
-    {"jsonencode", &tfx_fn_jsonencode},
-    {"length", &tfx_fn_length},
-    {"lower", &tfx_fn_lower},
-    {"max", &tfx_fn_max},
-    {"min", &tfx_fn_min},
-    {"tobool", &tfx_fn_tobool},
-    {"tolist", &tfx_fn_tolist},
-    {"tomap", &tfx_fn_tomap},
-    {"tonumber", &tfx_fn_tonumber},
-    {"toset", &tfx_fn_toset},
-    {"tostring", &tfx_fn_tostring},
-    {"upper", &tfx_fn_upper},
+/* [fn.*] The built-in functions: the tables of the funcs_*.c files. */
+static const tfx_builtin *const tables[] = {
+    tfx_builtins_collection, tfx_builtins_conversion, tfx_builtins_datetime,
+    tfx_builtins_encoding,   tfx_builtins_format,     tfx_builtins_numeric,
+    tfx_builtins_string,
 };
 
-static const char *const builtin_names[] = {
-    "coalesce", "jsonencode", "length", "lower",  "max",      "min",  "tobool",
-    "tolist",   "tomap",      "tonumber", "toset", "tostring", "upper", NULL,
-};
-
-const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
+/* Binary search of one sorted table (ended by a NULL name). */
+static const tfx_function *table_lookup(const tfx_builtin *table, const char *name, size_t nbytes)
 {
-    size_t lo = 0, hi = TFX_COUNTOF(builtins);
+    size_t lo = 0, hi = 0;
 
+    while (table[hi].name != NULL)
+        hi++;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        const char *key = builtins[mid].name;
+        const char *key = table[mid].name;
         size_t keylen = strlen(key);
         int c = memcmp(key, name, keylen < nbytes ? keylen : nbytes);
 
         if (c == 0)
             c = keylen < nbytes ? -1 : keylen > nbytes ? 1 : 0;
         if (c == 0)
-            return builtins[mid].fn;
+            return table[mid].fn;
         if (c < 0)
             lo = mid + 1;
         else
@@ -307,9 +292,33 @@ const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
     return NULL;
 }
 
-const char *const *tfx_func_builtin_names(void)
+const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
 {
-    return builtin_names;
+    size_t i;
+
+    for (i = 0; i < TFX_COUNTOF(tables); i++) {
+        const tfx_function *fn = table_lookup(tables[i], name, nbytes);
+
+        if (fn != NULL)
+            return fn;
+    }
+    return NULL;
+}
+
+const char *tfx_func_builtin_name(size_t i)
+{
+    size_t t;
+
+    for (t = 0; t < TFX_COUNTOF(tables); t++) {
+        size_t j;
+
+        for (j = 0; tables[t][j].name != NULL; j++) {
+            if (i == 0)
+                return tables[t][j].name;
+            i--;
+        }
+    }
+    return NULL;
 }
 
 /* [op.*] (semantics O1) The operator functions, in the order of

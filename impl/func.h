@@ -76,11 +76,18 @@ const tfx_type *tfx_func_return_type(tfx_ctx *ctx, const tfx_function *fn,
                                      const tfx_value *const *args, size_t nargs,
                                      tfx_func_error *err);
 
-/* The function the built-in table has under name[0..nbytes), or NULL. */
+/* One entry of a table of built-in functions. */
+typedef struct {
+    const char *name;
+    const tfx_function *fn;
+} tfx_builtin;
+
+/* The built-in function named name[0..nbytes), or NULL. */
 const tfx_function *tfx_func_builtin(const char *name, size_t nbytes);
 
-/* Names in the built-in table, NULL-terminated, sorted. */
-const char *const *tfx_func_builtin_names(void);
+/* The name of built-in function i, for i from 0 up; NULL when i is the
+ * number of built-in functions or more.  The order is not alphabetical. */
+const char *tfx_func_builtin_name(size_t i);
 
 /* The operator functions [op.*]. */
 typedef enum {

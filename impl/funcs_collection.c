@@ -186,3 +186,10 @@ const tfx_function tfx_fn_coalesce = {.name = "coalesce",
                                       .type = coalesce_type,
                                       .ret_type = NULL,
                                       .impl = coalesce_impl};
+
+/* The functions this file registers [call.builtins], sorted by name. */
+const tfx_builtin tfx_builtins_collection[] = {
+    {"coalesce", &tfx_fn_coalesce},
+    {"length", &tfx_fn_length},
+    {NULL, NULL},
+};

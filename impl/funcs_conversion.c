@@ -137,3 +137,14 @@ TO_FUNC(tfx_fn_tomap, "tomap", &map_of_any);
 TO_FUNC(tfx_fn_tonumber, "tonumber", &tfx_type_number);
 TO_FUNC(tfx_fn_toset, "toset", &set_of_any);
 TO_FUNC(tfx_fn_tostring, "tostring", &tfx_type_str);
+
+/* The functions this file registers [call.builtins], sorted by name. */
+const tfx_builtin tfx_builtins_conversion[] = {
+    {"tobool", &tfx_fn_tobool},
+    {"tolist", &tfx_fn_tolist},
+    {"tomap", &tfx_fn_tomap},
+    {"tonumber", &tfx_fn_tonumber},
+    {"toset", &tfx_fn_toset},
+    {"tostring", &tfx_fn_tostring},
+    {NULL, NULL},
+};

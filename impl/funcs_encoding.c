@@ -49,3 +49,9 @@ const tfx_function tfx_fn_jsonencode = {.name = "jsonencode",
                                         .type = NULL,
                                         .ret_type = &tfx_type_str,
                                         .impl = jsonencode_impl};
+
+/* The functions this file registers [call.builtins], sorted by name. */
+const tfx_builtin tfx_builtins_encoding[] = {
+    {"jsonencode", &tfx_fn_jsonencode},
+    {NULL, NULL},
+};

@@ -42,7 +42,19 @@ const tfx_value *tfx_fn_number_result(tfx_ctx *ctx, tfx_num_err status, const tf
  * or NULL when got conforms to want [call.conformance]. */
 const char *tfx_fn_conformance(tfx_ctx *ctx, const tfx_type *got, const tfx_type *want);
 
-/* --- The functions, by file --- */
+/* --- The functions, by file ---
+ *
+ * Each funcs_*.c file defines a table of the built-in functions it
+ * registers, sorted by name (bytes) and ended by {NULL, NULL}; a name is
+ * in one table only.  func.c searches them in turn. */
+extern const tfx_builtin tfx_builtins_collection[];
+extern const tfx_builtin tfx_builtins_conversion[];
+extern const tfx_builtin tfx_builtins_datetime[];
+extern const tfx_builtin tfx_builtins_encoding[];
+extern const tfx_builtin tfx_builtins_format[];
+extern const tfx_builtin tfx_builtins_numeric[];
+extern const tfx_builtin tfx_builtins_string[];
+
 
 /* funcs_operators.c: cty's stdlib operator functions [op.*]. */
 extern const tfx_function tfx_fn_add;

@@ -72,3 +72,10 @@ const tfx_function tfx_fn_max = {.name = "max",
                                  .type = NULL,
                                  .ret_type = &tfx_type_number,
                                  .impl = max_impl};
+
+/* The functions this file registers [call.builtins], sorted by name. */
+const tfx_builtin tfx_builtins_numeric[] = {
+    {"max", &tfx_fn_max},
+    {"min", &tfx_fn_min},
+    {NULL, NULL},
+};

@@ -93,3 +93,10 @@ const tfx_function tfx_fn_strlen = {.name = "strlen",
                                     .type = NULL,
                                     .ret_type = &tfx_type_number,
                                     .impl = strlen_impl};
+
+/* The functions this file registers [call.builtins], sorted by name. */
+const tfx_builtin tfx_builtins_string[] = {
+    {"lower", &tfx_fn_lower},
+    {"upper", &tfx_fn_upper},
+    {NULL, NULL},
+};

@@ -2047,7 +2047,7 @@ int main(void)
     fixture_env.nvars = TFX_COUNTOF(fixtures);
     fixture_env.has_functions = true;
     fixture_env.function = lookup_function;
-    fixture_env.function_names = tfx_func_builtin_names();
+    fixture_env.function_name = tfx_func_builtin_name;
 
     RUN(variable_cases);
     RUN(index_cases);
