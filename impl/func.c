@@ -263,7 +263,8 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
 /* [fn.*] The built-in functions: the tables of the funcs_*.c files. */
 static const tfx_builtin *const tables[] = {
     tfx_builtins_collection, tfx_builtins_conversion, tfx_builtins_datetime,
-    tfx_builtins_encoding,   tfx_builtins_format,     tfx_builtins_numeric,
+    tfx_builtins_encoding,   tfx_builtins_format,     tfx_builtins_maps_sets,
+    tfx_builtins_numeric,
     tfx_builtins_string,
 };
 

@@ -52,6 +52,7 @@ extern const tfx_builtin tfx_builtins_conversion[];
 extern const tfx_builtin tfx_builtins_datetime[];
 extern const tfx_builtin tfx_builtins_encoding[];
 extern const tfx_builtin tfx_builtins_format[];
+extern const tfx_builtin tfx_builtins_maps_sets[];
 extern const tfx_builtin tfx_builtins_numeric[];
 extern const tfx_builtin tfx_builtins_string[];
 
