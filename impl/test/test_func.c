@@ -537,7 +537,7 @@ static void test_machinery(tfx_ctx *ctx, void *unused)
         const tfx_builtin *const tables[] = {
             tfx_builtins_collection, tfx_builtins_conversion, tfx_builtins_datetime,
             tfx_builtins_encoding,   tfx_builtins_format,     tfx_builtins_maps_sets,
-    tfx_builtins_numeric,
+            tfx_builtins_numeric,
             tfx_builtins_string,
         };
         size_t t, j;
