@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Every fn:<name> capability names a registered function.
@@ -127,6 +129,21 @@ func TestConvertMalformed(t *testing.T) {
 	} {
 		if a := runOne(t, caseJSON); !a.Errored || a.Message == "" {
 			t.Errorf("%s: not an errored answer: %s", caseJSON, answerJSON(t, a))
+		}
+	}
+}
+
+// A tuple type built from a nil slice is written with [] like any empty
+// tuple, never with null (which the protocol's type syntax does not have).
+func TestMarshalTypeNilTuple(t *testing.T) {
+	for _, ty := range []cty.Type{cty.Tuple(nil), cty.List(cty.Tuple(nil)),
+		cty.Object(map[string]cty.Type{"a": cty.Tuple(nil)})} {
+		buf, err := marshalType(ty)
+		if err != nil {
+			t.Fatalf("%#v: %v", ty, err)
+		}
+		if bytes.Contains(buf, []byte("null")) {
+			t.Errorf("%#v: %s", ty, buf)
 		}
 	}
 }

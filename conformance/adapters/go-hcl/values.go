@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -29,7 +30,7 @@ type node struct {
 
 // encodeTypedValue encodes a result: the top node with its cty type.
 func encodeTypedValue(v cty.Value) (*node, error) {
-	tyJSON, err := ctyjson.MarshalType(v.Type())
+	tyJSON, err := marshalType(v.Type())
 	if err != nil {
 		return nil, fmt.Errorf("type %s: %v", v.Type().FriendlyName(), err)
 	}
@@ -454,9 +455,23 @@ func optionalAttrsPath(ty cty.Type) string {
 	return ""
 }
 
+// marshalType is cty's type JSON with one difference: a tuple type made
+// from a nil slice of element types (cty.Tuple(nil), which some functions
+// build) is written ["tuple",[]] as the protocol requires, not with the
+// null that encoding/json gives a nil slice. cty.Tuple(nil) and
+// cty.EmptyTuple are the same type. The pattern cannot occur inside a JSON
+// string, where quotes are escaped.
+func marshalType(ty cty.Type) ([]byte, error) {
+	buf, err := ctyjson.MarshalType(ty)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.ReplaceAll(buf, []byte(`["tuple",null]`), []byte(`["tuple",[]]`)), nil
+}
+
 // typeString writes a type in the JSON type syntax, for messages.
 func typeString(ty cty.Type) string {
-	buf, err := ctyjson.MarshalType(ty)
+	buf, err := marshalType(ty)
 	if err != nil {
 		return ty.FriendlyName()
 	}
