@@ -41,6 +41,7 @@ tfx_range tfx_range_at(tfx_pos p);
     X(NULL_ACCESS, "eval.null-access") \
     X(OPERAND_TYPE, "eval.operand-type") \
     X(INCONSISTENT_TYPES, "eval.inconsistent-types") \
+    X(NESTED_SPLAT, "eval.nested-splat") \
     X(NULL_CONDITION, "eval.null-condition") \
     X(ITERATION, "eval.iteration") \
     X(OBJECT_KEY, "eval.object-key") \

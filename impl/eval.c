@@ -1415,7 +1415,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         if (!tfx_type_equal(vals[i]->type, vals[0]->type)) {
             /* <splat.nested> upstream P14 panics; tfexpr reports what PN
              * reports (semantics P15, X11) */
-            tfx_ev_error(ev, TFX_CAT_INCONSISTENT_TYPES, "Invalid nested splat expressions",
+            tfx_ev_error(ev, TFX_CAT_NESTED_SPLAT, "Invalid nested splat expressions",
                          &n->as.splat.each->range, &n->range,
                          "The second level of splat expression produced elements of different "
                          "types, so it isn't possible to construct a valid list to represent "
