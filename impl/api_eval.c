@@ -248,7 +248,7 @@ TFX_API int tfx_context_set_json_all(tfx_context *c, const char *json, size_t nb
  * ------------------------------------------------------------------ */
 
 /* The diagnostic of an evaluation whose diagnostics could not even be
- * copied. */
+ * made (its subject is set to the whole expression). */
 static const tfx_diagnostic eval_out_of_memory = {
     TFX_SEV_ERROR, TFX_PHASE_EVAL, "resource.limit", "Memory limit exceeded",
     "The evaluation needed more memory than its limit allows.", 0, {{0, 1, 1}, {0, 1, 1}},
@@ -284,8 +284,14 @@ static void publish(tfx_result *r, const tfx_diags *d)
         out->context = in->context;
     }
     r->ndiags = d->n;
-    if (d->out_of_memory)
-        r->diags[r->ndiags++] = eval_out_of_memory;
+    if (d->out_of_memory) {
+        /* [limit.eval] at the whole expression, like every limit */
+        tfx_diagnostic *oom = &r->diags[r->ndiags++];
+
+        *oom = eval_out_of_memory;
+        oom->has_subject = 1;
+        oom->subject = r->whole;
+    }
 }
 
 /* The lookup of built-in functions, as a scope's function table. */

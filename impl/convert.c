@@ -350,15 +350,25 @@ static const tfx_type *dynamic_replace(tfx_ctx *ctx, const tfx_type *in, const t
 
 /* ---- Primitive conversions [conv.prim.*] (semantics C2, C3) ---- */
 
+/* Numbers whose text may be this long are formatted before the string
+ * limit is checked against the text's actual length; beyond it, the bound
+ * of [num.format.size] is checked first, so that no limit lets the
+ * formatting of a huge number take its time. */
+#define NUMBER_TEXT_CHEAP 4096
+
 /* [conv.prim.num-str] The text of Go's Text('f', -1) at the number's own
- * precision.  [limit.eval.string] The bound of the text's length is
- * checked before the text is written. */
+ * precision.  [limit.eval.string] A text that may exceed both the string
+ * limit and NUMBER_TEXT_CHEAP bytes is refused before it is written. */
 static const tfx_value *number_to_string(tfx_ctx *ctx, const tfx_value *v)
 {
+    size_t bound = tfx_num_format_max_bytes(v->as.number);
     size_t nbytes = 0;
     char *text;
 
-    tfx_ctx_check_string(ctx, tfx_num_format_max_bytes(v->as.number));
+    if (bound > NUMBER_TEXT_CHEAP && bound > ctx->limits.max_string_bytes)
+        tfx_ctx_fail(ctx, "String length limit exceeded",
+                     "A number's text of up to %zu bytes may be longer than the limit of %zu bytes.",
+                     bound, ctx->limits.max_string_bytes);
     text = tfx_num_format(ctx->arena, v->as.number, &nbytes);
     if (text == NULL)
         fail_nomem(ctx);

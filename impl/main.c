@@ -7,6 +7,8 @@
  */
 #include "tfexpr.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,8 @@ static const char usage_parse[] =
 
 static const char usage_eval[] =
     "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]...\n"
-    "                   [--format text|json] [--no-functions] (EXPR | - | --file FILE)\n"
+    "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
+    "                   (EXPR | - | --file FILE)\n"
     "\n"
     "Evaluates the expression EXPR (or with --template a bare template), read\n"
     "from the argument, from standard input (-) or from FILE, as Terraform\n"
@@ -69,6 +72,12 @@ static const char usage_eval[] =
     "                     encoding: {\"type\": ..., \"v\": ...}, nulls, unknowns, marks)\n"
     "  --var NAME=JSON    one variable as plain JSON, typed as Terraform's\n"
     "                     JSON decoding implies (objects, tuples, exact numbers)\n"
+    "Limits (positive numbers; exceeding one is a resource.limit error):\n"
+    "  --limit-steps N    evaluation steps (default 10000000)\n"
+    "  --limit-depth N    nesting of evaluation (default 256)\n"
+    "  --limit-string N   bytes of the longest string made (default 67108864)\n"
+    "  --limit-items N    elements of the largest collection made (default 1000000)\n"
+    "  --limit-memory N   bytes of memory for the evaluation (default 1073741824)\n"
     "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
     "line and a caret under the construct at fault.\n"
     "Exit status: 0 evaluated, 1 the input has errors, 2 usage or I/O error.\n";
@@ -329,16 +338,27 @@ static void print_diags(const tfx_source *src, const tfx_result *r)
 }
 
 /* Prints {"value":..., "type":..., "diagnostics":[...]} for --format json. */
-static void print_eval_json(const tfx_source *src, const tfx_result *r)
+static const char unshowable[] =
+    "the value cannot be shown: a number's text is longer than the string limit, or memory ran out";
+
+/* Prints the JSON report of an evaluation; 0 when a value without errors
+ * could not be encoded (after saying so on standard error), else 1. */
+static int print_eval_json(const tfx_source *src, const tfx_result *r)
 {
     size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
     char *value = r != NULL && !tfx_result_has_errors(r) ? tfx_result_json(r) : NULL;
     char *type = value != NULL ? tfx_result_type(r) : NULL;
     size_t i;
 
+    int shown = value != NULL || r == NULL || tfx_result_has_errors(r);
+
     printf("{\"ok\":%s", value != NULL ? "true" : "false");
     if (value != NULL)
         printf(",\"value\":%s", value);
+    if (!shown) {
+        printf(",\"error\":\"%s\"", unshowable);
+        fprintf(stderr, "tfexpr eval: %s\n", unshowable);
+    }
     if (type != NULL) {
         fputs(",\"type\":\"", stdout);
         fputs(type, stdout);   /* type syntax has no characters JSON must escape */
@@ -354,6 +374,7 @@ static void print_eval_json(const tfx_source *src, const tfx_result *r)
     puts("]}");
     tfx_free(value);
     tfx_free(type);
+    return shown;
 }
 
 /* Loads --vars FILE into the context; false (after a message) on error. */
@@ -402,8 +423,41 @@ static int load_var(tfx_context *ctx, const char *arg)
     return ok;
 }
 
+/* Sets the limit an option --limit-NAME names from its argument; 0 and a
+ * message on standard error for an unknown name or a bad number. */
+static int set_eval_limit(tfx_eval_limits *limits, const char *option, const char *arg)
+{
+    size_t *field = NULL;
+    char *end;
+    unsigned long long v;
+
+    if (strcmp(option, "--limit-steps") == 0)
+        field = &limits->max_steps;
+    else if (strcmp(option, "--limit-depth") == 0)
+        field = &limits->max_depth;
+    else if (strcmp(option, "--limit-string") == 0)
+        field = &limits->max_string_bytes;
+    else if (strcmp(option, "--limit-items") == 0)
+        field = &limits->max_collection_items;
+    else if (strcmp(option, "--limit-memory") == 0)
+        field = &limits->max_memory_bytes;
+    if (field == NULL) {
+        fprintf(stderr, "tfexpr eval: unknown limit '%s'\n%s", option, usage_eval);
+        return 0;
+    }
+    errno = 0;
+    v = strtoull(arg, &end, 10);
+    if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || v == 0 || errno != 0 || v > SIZE_MAX) {
+        fprintf(stderr, "tfexpr eval: %s needs a positive number, not '%s'\n", option, arg);
+        return 0;
+    }
+    *field = (size_t)v;
+    return 1;
+}
+
 static int cmd_eval(int argc, char **argv)
 {
+    tfx_eval_limits limits;
     tfx_mode mode = TFX_MODE_EXPRESSION;
     int json = 0;
     const char *file = NULL;
@@ -417,6 +471,7 @@ static int cmd_eval(int argc, char **argv)
     int status = EXIT_SUCCESS;
     int a;
 
+    tfx_eval_limits_init(&limits);
     ctx = tfx_context_new();
     if (ctx == NULL) {
         fputs("tfexpr eval: out of memory\n", stderr);
@@ -446,6 +501,10 @@ static int cmd_eval(int argc, char **argv)
         } else if (strcmp(argv[a], "--var") == 0 && a + 1 < argc) {
             if (!load_var(ctx, argv[++a]))
                 status = EXIT_USAGE;
+        } else if (strncmp(argv[a], "--limit-", 8) == 0 && a + 1 < argc) {
+            if (!set_eval_limit(&limits, argv[a], argv[a + 1]))
+                status = EXIT_USAGE;
+            a++;
         } else if (strcmp(argv[a], "--file") == 0 && a + 1 < argc && file == NULL && text == NULL) {
             file = argv[++a];
         } else if (strcmp(argv[a], "-") == 0 && file == NULL && text == NULL) {
@@ -476,7 +535,7 @@ static int cmd_eval(int argc, char **argv)
     src = tfx_source_parse(name, input, n, mode, NULL);
     free(input);
     if (src != NULL && !tfx_source_has_errors(src))
-        r = tfx_evaluate(src, ctx, NULL);
+        r = tfx_evaluate(src, ctx, &limits);
     if (src == NULL || (r == NULL && !tfx_source_has_errors(src))) {
         fputs("tfexpr eval: out of memory\n", stderr);
         status = EXIT_USAGE;
@@ -485,15 +544,15 @@ static int cmd_eval(int argc, char **argv)
 
         status = failed ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
         if (json) {
-            print_eval_json(src, r);
+            if (!print_eval_json(src, r))
+                status = EXIT_USAGE;
         } else {
             print_diags(src, r);
             if (!failed) {
                 char *shown = tfx_result_render(r);
 
                 if (shown == NULL) {
-                    fputs("tfexpr eval: the value cannot be shown: a number's text is longer than "
-                          "the string limit, or memory ran out\n", stderr);
+                    fprintf(stderr, "tfexpr eval: %s\n", unshowable);
                     status = EXIT_USAGE;
                 } else {
                     puts(shown);

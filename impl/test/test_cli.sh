@@ -21,7 +21,7 @@ expect 0 "$tfexpr" --help
 expect 0 "$tfexpr" --version
 expect 2 "$tfexpr"
 expect 2 "$tfexpr" no-such-command
-for c in adapter version parse; do
+for c in adapter version parse eval; do
     expect 0 "$tfexpr" "$c" --help
     expect 2 "$tfexpr" "$c" --no-such-option
     if "$tfexpr" "$c" --help | grep -q "^usage: tfexpr $c"; then ok; else bad "$c --help has no usage line"; fi
@@ -70,6 +70,30 @@ out=$("$tfexpr" eval 'nosuch + 1' 2>&1); status=$?
 if [ "$status" -eq 1 ] && printf '%s' "$out" | grep -q 'Unknown variable'; then ok; else bad "eval error: $status $out"; fi
 "$tfexpr" eval --var novalue 'x' >/dev/null 2>&1; status=$?
 if [ "$status" -eq 2 ]; then ok; else bad "eval usage error exited $status"; fi
+
+# eval limits [limit.eval]: each one is a resource.limit error at the whole
+# expression (line 1, column 1), exit 1; bad limit options are usage errors.
+e='[for x in [1, 2, 3]: "${x}abc"]'
+for lim in "steps 5:Evaluation step limit exceeded" "depth 2:Nesting too deep" \
+           "string 3:String length limit exceeded" "items 2:Collection size limit exceeded" \
+           "memory 1000:Memory limit exceeded"; do
+    opt=${lim%%:*}; summary=${lim#*:}
+    out=$("$tfexpr" eval --limit-${opt% *} "${opt#* }" "$e" 2>&1); status=$?
+    case "$status $out" in
+        "1 <expression>:1:1: error: $summary [resource.limit]"*) ok ;;
+        *) bad "eval --limit-$opt: $status $out" ;;
+    esac
+done
+expect 0 "$tfexpr" eval --limit-string 4 --limit-items 3 --limit-depth 3 "$e"
+expect 2 "$tfexpr" eval --limit-steps 0 1
+expect 2 "$tfexpr" eval --limit-steps -1 1
+expect 2 "$tfexpr" eval --limit-nosuch 5 1
+# a value beyond the string limit cannot be shown: exit 2, with a reason
+out=$("$tfexpr" eval --format json --limit-string 5000 '1e5000' 2>/dev/null); status=$?
+case "$status $out" in
+    '2 {"ok":false,"error":'*) ok ;;
+    *) bad "unshowable value: $status $out" ;;
+esac
 
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"

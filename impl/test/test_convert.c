@@ -978,6 +978,12 @@ static void run_limit(tfx_ctx *ctx, void *arg)
         r = tfx_convert(ctx, parse_value(ctx, "{'type':'number','v':'1e100'}"), &tfx_type_str, U,
                         &err);
         break;
+    case 6:
+        /* [limit.eval.string] a number whose text may be longer than 4,096
+         * bytes and than the limit is refused before it is formatted */
+        r = tfx_convert(ctx, parse_value(ctx, "{'type':'number','v':'1e5000'}"), &tfx_type_str, U,
+                        &err);
+        break;
     case 2:
         /* [limit.eval.depth] */
         r = tfx_convert(ctx, nested_list(ctx, tfx_value_int(ctx, 1), 20),
@@ -1068,8 +1074,15 @@ static void test_limits(void)
     CHECK_STR(run_limit_case(4, &limits), "list(string) string 0");
     CHECK_STR(run_limit_case(5, &limits), "failed");
 
-    limits.max_string_bytes = 200;
+    /* a short number's text is written, then its length checked */
+    limits.max_string_bytes = 101;
+    CHECK(strncmp(run_limit_case(1, &limits), "\"10000", 6) == 0);
+    limits.max_string_bytes = 100;
     CHECK_STR(run_limit_case(1, &limits), "String length limit exceeded (depth 0)");
+    limits.max_string_bytes = 6000; /* above the bound, 5,540 */
+    CHECK(strncmp(run_limit_case(6, &limits), "\"10000", 6) == 0);
+    limits.max_string_bytes = 5000;
+    CHECK_STR(run_limit_case(6, &limits), "String length limit exceeded (depth 0)");
     tfx_ctx_limits_init(&limits);
     limits.max_depth = 10;
     CHECK_STR(run_limit_case(2, &limits), "Nesting too deep (depth 0)");
