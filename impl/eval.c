@@ -874,19 +874,22 @@ static bool is_bare_dynamic_null(const tfx_value *v)
 }
 
 /* [cond.convert] (semantics Q9) The chosen result converted to the
- * result type R, when [cond.type] chose a conversion for it. */
+ * result type R, when [cond.type] chose a conversion for it: by the
+ * conversion unification handed back for it (result i of *u) when the
+ * type came from unifying, else by a plain conversion. */
 static const tfx_value *chosen_result(tfx_ev *ev, const tfx_node *n, const tfx_node *expr,
                                       const tfx_value *v, const tfx_type *rt, bool convert,
-                                      bool all_unknown, const char *which)
+                                      const tfx_unification *u, size_t i, const char *which)
 {
     const char *why = NULL;
     const tfx_value *c;
 
     if (!convert || tfx_type_equal(v->type, rt))
         return v;
-    if (all_unknown)
-        return dynamic_unknown();
-    c = tfx_ev_convert(ev, v, rt, &why);
+    if (u != NULL)
+        c = tfx_unify_convert(ev->ctx, u, i, v, &why);
+    else
+        c = tfx_ev_convert(ev, v, rt, &why);
     if (c != NULL)
         return c;
     tfx_ev_error(ev, TFX_CAT_INCONSISTENT_TYPES, "Inconsistent conditional result types",
@@ -913,7 +916,8 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
     const tfx_type *rt;
     bool conv_a = false;
     bool conv_b = false;
-    bool all_unknown = false;
+    tfx_unification unification;
+    const tfx_unification *u = NULL;
     const tfx_value *c;
     const char *why = NULL;
     const tfx_marks *marks = NULL;
@@ -931,7 +935,8 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
 
         types[0] = a->type;
         types[1] = b->type;
-        rt = tfx_unify(ctx, types, 2, TFX_CONVERT_UNSAFE, &all_unknown);
+        rt = tfx_unify_plan(ctx, types, 2, TFX_CONVERT_UNSAFE, &unification);
+        u = &unification;
         conv_a = conv_b = true;
         if (rt == NULL) {
             tfx_range subject = tfx_range_between(yes->range, no->range);
@@ -963,10 +968,10 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
     c = tfx_value_unmark_deep(ctx, c, &marks);
     if (c->as.boolean) {
         append_diags(ev, &yes_diags);
-        return chosen_result(ev, n, yes, a, rt, conv_a, all_unknown, "true");
+        return chosen_result(ev, n, yes, a, rt, conv_a, u, 0, "true");
     }
     append_diags(ev, &no_diags);
-    return chosen_result(ev, n, no, b, rt, conv_b, all_unknown, "false");
+    return chosen_result(ev, n, no, b, rt, conv_b, u, 1, "false");
 }
 
 /* ---------------------------------------------------------------------
