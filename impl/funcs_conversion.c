@@ -40,7 +40,7 @@ static const tfx_type *to_type(tfx_ctx *ctx, const tfx_function *fn,
     const tfx_type *want = fn->ret_type;
 
     TFX_UNUSED(nargs);
-    if (tfx_type_equal(got, want) || tfx_convert_possible(got, want, TFX_CONVERT_UNSAFE))
+    if (tfx_type_equal(got, want) || tfx_convert_possible_in(ctx, got, want, TFX_CONVERT_UNSAFE))
         return want;
     if (got->kind == TFX_TYPE_TUPLE && want->kind == TFX_TYPE_TUPLE)
         return tfx_fn_arg_error(err, 0,
