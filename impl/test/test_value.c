@@ -405,7 +405,7 @@ static void test_set_structural(void)
     const tfx_type *tsb = tfx_type_tuple(C, (const tfx_type *const[]){ts, &tfx_type_bool}, 2);
     const tfx_value *u1, *u2, *s;
 
-    /* [set.order.other] objects by their hash bytes <"...";>: a quoted
+    /* [set.order.hash] objects by their hash bytes <"...";>: a quoted
      * string, so '"' and '\n' (written \n) sort before letters, and
      * non-ASCII after; unknown and null attributes (? and ~) after '"' */
     CHECK_STR(show(SET(ta, OBJ1("a", S("z")), OBJ1("a", S("y")), OBJ1("a", S("\n")),
@@ -430,7 +430,7 @@ static void test_set_structural(void)
                        LIST(&tfx_type_number, N("0.00001")), LIST(&tfx_type_number, N("10")))),
               "[[0],[-0],[10],[1,2],[1.00000000005],[10000000000],[0.00001],[9],[?],[?],[],[~],?,~]");
 
-    /* [set.hash.number] numbers hash as their exact value rounded to 10
+    /* [set.hash] numbers hash as their exact value rounded to 10
      * digits: 797.03097015 read at 512 bits is a little below the halfway
      * point, so it hashes "797.0309701" like the second list (not to the
      * even digit 2, as its shortest text would), and the two, told apart
