@@ -446,7 +446,7 @@ static void run_convert(tfx_ctx *mem, void *arg)
 {
     convert_job *job = arg;
     const char *why = NULL;
-    const tfx_type *want = tfx_json_decode_type(mem, job->type_json, job->nbytes, &job->error);
+    const tfx_type *want = tfx_json_decode_constraint(mem, job->type_json, job->nbytes, &job->error);
     const tfx_value *v;
 
     if (want == NULL)

@@ -163,34 +163,46 @@ static bool all_elems_exist(tfx_ctx *ctx, const tfx_type *const *in, const tfx_t
     return ok;
 }
 
-/* [conv.object.object] Every attribute of `out` exists in `in` and
- * converts (or has the same type); extra attributes of `in` are
- * allowed. */
+/* [conv.object.object] [conv.object.optional] Every attribute of `out`
+ * exists in `in` and converts (or has the same type), unless it is
+ * optional and absent; extra attributes of `in` are allowed. */
 static bool object_to_object_exists(tfx_ctx *ctx, const tfx_type *in, const tfx_type *out,
                                     bool unsafe)
 {
     const tfx_type **from = new_types(ctx, out->n);
+    const tfx_type **to = new_types(ctx, out->n);
+    size_t n = 0;
 
     for (size_t i = 0; i < out->n; i++) {
         long j = tfx_type_attr_index(in, out->names[i].s, out->names[i].nbytes);
 
-        if (j < 0)
+        if (j < 0) {
+            if (tfx_type_attr_optional(out, i))
+                continue; /* an absent optional attribute becomes null */
             return false; /* a required attribute is missing */
-        from[i] = in->elems[j];
+        }
+        from[n] = in->elems[j];
+        to[n++] = out->elems[i];
     }
-    return all_elems_exist(ctx, from, out->elems, out->n, unsafe);
+    return all_elems_exist(ctx, from, to, n, unsafe);
 }
 
-/* [conv.map.object] (unsafe only) The map's element type equals or
- * converts to every attribute type of `out`. */
+/* [conv.map.object] [conv.object.optional] (unsafe only) The map's
+ * element type equals or converts to every attribute type of `out`; an
+ * optional attribute it does not convert to is let through (the value's
+ * conversion fails if the map has that key). */
 static bool map_to_object_exists(tfx_ctx *ctx, const tfx_type *in, const tfx_type *out,
                                  bool unsafe)
 {
-    const tfx_type **from = new_types(ctx, out->n);
+    bool ok = true;
 
-    for (size_t i = 0; i < out->n; i++)
-        from[i] = in->elem;
-    return all_elems_exist(ctx, from, out->elems, out->n, unsafe);
+    descend(ctx);
+    for (size_t i = 0; ok && i < out->n; i++)
+        ok = tfx_type_equal(in->elem, out->elems[i]) ||
+             conv_exists(ctx, in->elem, out->elems[i], unsafe) ||
+             (unsafe && tfx_type_attr_optional(out, i));
+    ascend(ctx);
+    return ok;
 }
 
 /* [conv.seq.list] [conv.seq.set] A list or set converts to a list, and a
@@ -453,12 +465,13 @@ static const tfx_value *convert_primitive(tfx_ctx *ctx, const tfx_value *v, cons
 /* ---- Helpers for collections ---- */
 
 /* cty re-creates a null element of a converted list, set or object as a
- * fresh null of its type (to drop optional-attribute markers), which drops
- * the element's own marks: an upstream quirk, kept [conv.marks]. */
+ * fresh null of its type without optional-attribute markers
+ * [conv.object.optional], which drops the element's own marks: an
+ * upstream quirk, kept [conv.marks]. */
 static const tfx_value *renew_null(tfx_ctx *ctx, const tfx_value *e)
 {
-    if (tfx_value_is_null(e) && e->marks != NULL)
-        return tfx_value_null(ctx, e->type);
+    if (tfx_value_is_null(e) && (e->marks != NULL || tfx_type_has_optional(e->type)))
+        return tfx_value_null(ctx, tfx_type_without_optional(ctx, e->type));
     return e;
 }
 
@@ -582,7 +595,7 @@ static const tfx_value *seq_items_to_seq(tfx_ctx *ctx, const tfx_value *const *s
     }
     if (n == 0) {
         /* an empty result prefers the source's element type to dynamic */
-        t = is_dynamic(ety) ? in_ety : ety;
+        t = is_dynamic(ety) ? in_ety : tfx_type_without_optional(ctx, ety);
     } else {
         t = common_type(items, n);
         if (t == NULL) {
@@ -627,7 +640,7 @@ static const tfx_value *convert_tuple_to_list(tfx_ctx *ctx, const tfx_value *v,
     const tfx_type *t;
 
     if (tt->n == 0)
-        return tfx_value_list(ctx, ety, NULL, 0);
+        return tfx_value_list(ctx, tfx_type_without_optional(ctx, ety), NULL, 0);
     ety = tuple_seq_elem(ctx, tt, ety, unsafe);
     if (ety == NULL) {
         *err = mismatch(ctx, tt, tfx_type_list(ctx, &tfx_type_dynamic));
@@ -661,7 +674,7 @@ static const tfx_value *convert_tuple_to_set(tfx_ctx *ctx, const tfx_value *v,
     const tfx_type *t;
 
     if (tt->n == 0)
-        return tfx_value_set(ctx, ety, NULL, 0);
+        return tfx_value_set(ctx, tfx_type_without_optional(ctx, ety), NULL, 0);
     ety = tuple_seq_elem(ctx, tt, ety, unsafe);
     if (ety == NULL) {
         *err = mismatch(ctx, tt, tfx_type_set(ctx, &tfx_type_dynamic));
@@ -770,7 +783,7 @@ static const tfx_value *convert_object_to_map(tfx_ctx *ctx, const tfx_value *v,
     const tfx_value **items;
 
     if (ot->n == 0)
-        return tfx_value_map(ctx, ety, NULL, NULL, 0);
+        return tfx_value_map(ctx, tfx_type_without_optional(ctx, ety), NULL, NULL, 0);
     ety = object_map_elem(ctx, ot, ety, unsafe);
     if (ety == NULL) {
         *err = mismatch(ctx, ot, tfx_type_map(ctx, &tfx_type_dynamic));
@@ -791,9 +804,11 @@ static const tfx_value *convert_object_to_map(tfx_ctx *ctx, const tfx_value *v,
 
 /* ---- Objects [conv.object.*] [conv.map.object] (semantics C13, C14) ---- */
 
-/* [conv.object.object] (semantics C13) A known object to an object type:
- * the attributes `out` names are converted in name order (first failure
- * wins) and null ones renewed; the others are dropped, in both modes. */
+/* [conv.object.object] [conv.object.optional] (semantics C13, C16) A
+ * known object to an object type: the attributes `out` names are
+ * converted in name order (first failure wins) and null ones renewed; the
+ * others are dropped, in both modes; an absent optional attribute is a
+ * null of its type without optional markers. */
 static const tfx_value *convert_object_to_object(tfx_ctx *ctx, const tfx_value *v,
                                                  const tfx_type *out, bool unsafe,
                                                  const char **err)
@@ -801,7 +816,7 @@ static const tfx_value *convert_object_to_object(tfx_ctx *ctx, const tfx_value *
     const tfx_type *in = v->type;
     const tfx_value **items = new_values(ctx, out->n);
 
-    /* every attribute of out exists in in: the look-up checked it */
+    /* every required attribute of out exists in in: the look-up checked it */
     for (size_t i = 0; i < in->n; i++) {
         long j = tfx_type_attr_index(out, in->names[i].s, in->names[i].nbytes);
         const tfx_value *e = v->as.attrs.vals[i];
@@ -812,13 +827,19 @@ static const tfx_value *convert_object_to_object(tfx_ctx *ctx, const tfx_value *
             return NULL;
         items[j] = renew_null(ctx, e);
     }
+    for (size_t j = 0; j < out->n; j++)
+        if (items[j] == NULL)
+            items[j] = tfx_value_null(ctx, tfx_type_without_optional(ctx, out->elems[j]));
     return tfx_value_object(ctx, out->names, items, out->n);
 }
 
-/* [conv.map.object] (semantics C14) A known map to an object type: the
- * keys `out` names are converted in key order (first failure wins), null
- * ones renewed, the others dropped; then a missing attribute fails (the
- * first in name order; cty takes one in random order). */
+/* [conv.map.object] [conv.object.optional] (semantics C14, C16) A known
+ * map to an object type: the keys `out` names are converted in key order
+ * (first failure wins; a key of an optional attribute the element type
+ * does not convert to fails), null ones renewed, the others dropped; then
+ * an absent optional attribute is a null of its type (markers kept, as
+ * cty does) and an absent required one fails (the first in name order;
+ * cty takes one in random order). */
 static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
                                               const tfx_type *out, bool unsafe,
                                               const char **err)
@@ -832,12 +853,21 @@ static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
 
         if (j < 0)
             continue; /* a key out does not name is dropped */
+        if (!tfx_type_equal(v->type->elem, out->elems[j]) &&
+            !conv_exists(ctx, v->type->elem, out->elems[j], unsafe)) {
+            *err = tfx_ctx_printf(ctx, "map element type is incompatible with attribute %s: %s",
+                                  tfx_textbuf_quoted(ctx, key.s, key.nbytes),
+                                  mismatch(ctx, e->type, out->elems[j]));
+            return NULL;
+        }
         if (!convert_item(ctx, &e, v->type->elem, out->elems[j], unsafe, err))
             return NULL;
         items[j] = renew_null(ctx, e);
     }
     for (size_t j = 0; j < out->n; j++) {
-        if (items[j] == NULL) {
+        if (items[j] == NULL && tfx_type_attr_optional(out, j)) {
+            items[j] = tfx_value_null(ctx, out->elems[j]);
+        } else if (items[j] == NULL) {
             *err = tfx_ctx_printf(
                 ctx, "map has no element for required attribute %s",
                 tfx_textbuf_quoted(ctx, out->names[j].s, out->names[j].nbytes));
@@ -932,10 +962,13 @@ static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const
     }
     if (is_dynamic(out))
         return v;
+    /* [conv.object.optional] nulls and unknowns take no optional markers */
     if (tfx_value_is_unknown(v))
-        return tfx_value_unknown(ctx, dynamic_replace(ctx, v->type, out));
+        return tfx_value_unknown(ctx, dynamic_replace(ctx, v->type,
+                                                      tfx_type_without_optional(ctx, out)));
     if (tfx_value_is_null(v))
-        return tfx_value_null(ctx, dynamic_replace(ctx, v->type, out));
+        return tfx_value_null(ctx, dynamic_replace(ctx, v->type,
+                                                   tfx_type_without_optional(ctx, out)));
     descend(ctx);
     r = via == NULL ? convert_known(ctx, v, out, unsafe, err)
                     : convert_through(ctx, v, via, out, unsafe, err);
@@ -1430,7 +1463,8 @@ static const char *mismatch_objects(tfx_ctx *ctx, const tfx_type *got, const tfx
         const tfx_type *w = want->elems[i];
 
         if (j < 0) {
-            missing[nmissing++] = &want->names[i];
+            if (!tfx_type_attr_optional(want, i))
+                missing[nmissing++] = &want->names[i];
             continue;
         }
         g = got->elems[j];
@@ -1588,7 +1622,7 @@ const tfx_value *tfx_convert(tfx_ctx *ctx, const tfx_value *v, const tfx_type *w
 
     if (error != NULL)
         *error = NULL;
-    if (tfx_type_equal(v->type, want))
+    if (tfx_type_equal(v->type, tfx_type_without_optional(ctx, want)))
         return v;
     if (!conv_exists(ctx, v->type, want, unsafe)) {
         if (error != NULL)

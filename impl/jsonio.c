@@ -1024,11 +1024,13 @@ static const jtype *decode_jtype(decoder *d, const jnode *node)
     }
 }
 
-/* The tfx_type of a decoded type (optional attributes dropped). */
-static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t)
+/* The tfx_type of a decoded type, optional attributes included when
+ * `optional` (else dropped). */
+static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t, bool optional)
 {
     const tfx_type **elems;
-    size_t i;
+    bool *opt = NULL;
+    size_t i, k;
 
     switch (t->kind) {
     case TFX_TYPE_DYNAMIC: return &tfx_type_dynamic;
@@ -1038,17 +1040,26 @@ static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t)
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
-        return tfx_type_collection(ctx, t->kind, jtype_type(ctx, t->elem));
+        return tfx_type_collection(ctx, t->kind, jtype_type(ctx, t->elem, optional));
     case TFX_TYPE_TUPLE:
     case TFX_TYPE_OBJECT:
         break;
     }
     elems = tfx_ctx_alloc_array(ctx, t->n + 1, sizeof(const tfx_type *));
     for (i = 0; i < t->n; i++)
-        elems[i] = jtype_type(ctx, t->elems[i]);
+        elems[i] = jtype_type(ctx, t->elems[i], optional);
     if (t->kind == TFX_TYPE_TUPLE)
         return tfx_type_tuple(ctx, elems, t->n);
-    return tfx_type_object(ctx, t->names, elems, t->n);
+    if (optional && t->nopt > 0) {
+        /* both name lists are sorted: a merge */
+        opt = tfx_ctx_alloc_array(ctx, t->n + 1, sizeof *opt);
+        for (i = 0, k = 0; i < t->n; i++) {
+            while (k < t->nopt && tfx_str_cmp(t->opt[k], t->names[i]) < 0)
+                k++;
+            opt[i] = k < t->nopt && tfx_str_cmp(t->opt[k], t->names[i]) == 0;
+        }
+    }
+    return tfx_type_object_optional(ctx, t->names, elems, opt, t->n);
 }
 
 /* The first object type with optional attributes in t, searching as the
@@ -1127,7 +1138,23 @@ static void put_type(tfx_textbuf *b, const tfx_type *t)
             tfx_textbuf_putc(b, ':');
             put_type(b, t->elems[i]);
         }
-        tfx_textbuf_puts(b, "}]");
+        tfx_textbuf_putc(b, '}');
+        if (t->optional != NULL) {
+            /* a type constraint's optional attributes, as a third element */
+            bool first = true;
+
+            tfx_textbuf_puts(b, ",[");
+            for (i = 0; i < t->n; i++) {
+                if (!t->optional[i])
+                    continue;
+                if (!first)
+                    tfx_textbuf_putc(b, ',');
+                put_json_string(b, t->names[i].s, t->names[i].nbytes);
+                first = false;
+            }
+            tfx_textbuf_putc(b, ']');
+        }
+        tfx_textbuf_putc(b, ']');
         return;
     default:
         tfx_textbuf_puts(b, primitive_json(t->kind));
@@ -1240,7 +1267,27 @@ const tfx_type *tfx_json_decode_type(tfx_ctx *ctx, const char *json, size_t nbyt
                                 abbreviated(&d, node), jtype_json(ctx, opt));
         return NULL;
     }
-    return jtype_type(ctx, t);
+    return jtype_type(ctx, t, false);
+}
+
+const tfx_type *tfx_json_decode_constraint(tfx_ctx *ctx, const char *json, size_t nbytes,
+                                           const char **error)
+{
+    decoder d;
+    const jnode *node = parse_json(ctx, json, nbytes, false, json_max_depth(ctx, true), error);
+    const jtype *t;
+
+    if (node == NULL)
+        return NULL;
+    d.ctx = ctx;
+    d.src = json;
+    d.error = NULL;
+    t = decode_jtype(&d, node);
+    if (t == NULL) {
+        *error = tfx_ctx_printf(ctx, "invalid type %s: %s", abbreviated(&d, node), d.error);
+        return NULL;
+    }
+    return jtype_type(ctx, t, true);
 }
 
 /* ====================================================================
@@ -1645,7 +1692,7 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
                  path, type_json(d->ctx, ty));
             return NULL;
         }
-        ty = jtype_type(d->ctx, own);
+        ty = jtype_type(d->ctx, own, false);
     }
     if (!decode_marks(d, node, path, &marks))
         return NULL;
@@ -1763,7 +1810,7 @@ static const tfx_value *unmarshal_dynamic(decoder *d, const jnode *n)
                 fail(d, "failed to decode type for dynamic value: %s", d->error);
                 return NULL;
             }
-            t = jtype_type(d->ctx, jt);
+            t = jtype_type(d->ctx, jt, false);
         } else if (str_is(n->keys[i], "value")) {
             body = n->items[i];
         } else {

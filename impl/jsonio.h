@@ -86,8 +86,15 @@ char *tfx_json_encode_typed(const tfx_value *v);
 const tfx_type *tfx_json_decode_type(tfx_ctx *ctx, const char *json, size_t nbytes,
                                      const char **error);
 
+/* A type constraint in cty's JSON type syntax: as tfx_json_decode_type,
+ * but object types keep their optional attributes
+ * (["object",{...},["a"]], [conv.object.optional]). */
+const tfx_type *tfx_json_decode_constraint(tfx_ctx *ctx, const char *json, size_t nbytes,
+                                           const char **error);
+
 /* t in cty's JSON type syntax, as Type.MarshalJSON writes it (compact,
- * object attributes sorted).  In the arena. */
+ * object attributes sorted, optional attributes as a third element).  In
+ * the arena. */
 const char *tfx_json_encode_type(tfx_ctx *ctx, const tfx_type *t, size_t *nbytes);
 
 /* --- Plain JSON (cty's json package) --- */

@@ -10,10 +10,10 @@
 
 #include <string.h>
 
-const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL};
-const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL};
-const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL};
-const tfx_type tfx_type_str = {TFX_TYPE_STRING, NULL, 0, NULL, NULL};
+const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL, NULL};
+const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL, NULL};
+const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL, NULL};
+const tfx_type tfx_type_str = {TFX_TYPE_STRING, NULL, 0, NULL, NULL, NULL};
 
 /* ---- Strings of bytes ---- */
 
@@ -118,12 +118,23 @@ void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_
 const tfx_type *tfx_type_object(tfx_ctx *ctx, const tfx_str *names,
                                 const tfx_type *const *types, size_t n)
 {
+    return tfx_type_object_optional(ctx, names, types, NULL, n);
+}
+
+const tfx_type *tfx_type_object_optional(tfx_ctx *ctx, const tfx_str *names,
+                                         const tfx_type *const *types, const bool *optional,
+                                         size_t n)
+{
     tfx_type *t = tfx_ctx_alloc(ctx, sizeof *t);
     size_t *order = tfx_ctx_alloc_array(ctx, n, sizeof *order);
     tfx_str *onames = tfx_ctx_alloc_array(ctx, n, sizeof *onames);
     const tfx_type **otypes = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_type *));
+    bool *oopt = NULL;
     size_t m = 0;
 
+    for (size_t i = 0; optional != NULL && i < n && oopt == NULL; i++)
+        if (optional[i])
+            oopt = tfx_ctx_alloc_array(ctx, n, sizeof *oopt);
     tfx_str_sort_order(ctx, names, order, n);
     for (size_t i = 0; i < n; i++) {
         size_t k = order[i];
@@ -131,18 +142,68 @@ const tfx_type *tfx_type_object(tfx_ctx *ctx, const tfx_str *names,
         /* equal names are adjacent in input order: a later one replaces */
         if (m > 0 && tfx_str_cmp(onames[m - 1], names[k]) == 0) {
             otypes[m - 1] = types[k];
+            if (oopt != NULL)
+                oopt[m - 1] = optional[k];
             continue;
         }
         onames[m].s = tfx_ctx_strndup(ctx, names[k].s, names[k].nbytes);
         onames[m].nbytes = names[k].nbytes;
         otypes[m] = types[k];
+        if (oopt != NULL)
+            oopt[m] = optional[k];
         m++;
     }
     t->kind = TFX_TYPE_OBJECT;
     t->n = m;
     t->names = onames;
     t->elems = otypes;
+    t->optional = oopt;
     return t;
+}
+
+bool tfx_type_attr_optional(const tfx_type *t, size_t i)
+{
+    return t->kind == TFX_TYPE_OBJECT && t->optional != NULL && i < t->n && t->optional[i];
+}
+
+bool tfx_type_has_optional(const tfx_type *t)
+{
+    switch (t->kind) {
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return tfx_type_has_optional(t->elem);
+    case TFX_TYPE_TUPLE:
+    case TFX_TYPE_OBJECT:
+        for (size_t i = 0; i < t->n; i++)
+            if (tfx_type_attr_optional(t, i) || tfx_type_has_optional(t->elems[i]))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+const tfx_type *tfx_type_without_optional(tfx_ctx *ctx, const tfx_type *t)
+{
+    const tfx_type **elems;
+
+    if (!tfx_type_has_optional(t))
+        return t;
+    switch (t->kind) {
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return tfx_type_collection(ctx, t->kind, tfx_type_without_optional(ctx, t->elem));
+    default:
+        break;
+    }
+    elems = tfx_ctx_alloc_array(ctx, t->n, sizeof(const tfx_type *));
+    for (size_t i = 0; i < t->n; i++)
+        elems[i] = tfx_type_without_optional(ctx, t->elems[i]);
+    if (t->kind == TFX_TYPE_TUPLE)
+        return tfx_type_tuple(ctx, elems, t->n);
+    return tfx_type_object(ctx, t->names, elems, t->n);
 }
 
 const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t)
@@ -170,7 +231,7 @@ const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t)
         elems[i] = tfx_type_copy(dst, t->elems[i]);
     if (t->kind == TFX_TYPE_TUPLE)
         return tfx_type_tuple(dst, elems, t->n);
-    return tfx_type_object(dst, t->names, elems, t->n);
+    return tfx_type_object_optional(dst, t->names, elems, t->optional, t->n);
 }
 
 /* ---- Queries [type.equal], [type.dynamic] ---- */
@@ -200,6 +261,7 @@ bool tfx_type_equal(const tfx_type *a, const tfx_type *b)
             return false;
         for (size_t i = 0; i < a->n; i++)
             if (tfx_str_cmp(a->names[i], b->names[i]) != 0 ||
+                tfx_type_attr_optional(a, i) != tfx_type_attr_optional(b, i) ||
                 !tfx_type_equal(a->elems[i], b->elems[i]))
                 return false;
         return true;
@@ -357,7 +419,11 @@ static void type_string(tfx_textbuf *b, const tfx_type *t)
             else
                 put_quoted_name(b, t->names[i]);
             tfx_textbuf_puts(b, "=");
+            if (tfx_type_attr_optional(t, i))
+                tfx_textbuf_puts(b, "optional(");
             type_string(b, t->elems[i]);
+            if (tfx_type_attr_optional(t, i))
+                tfx_textbuf_puts(b, ")");
         }
         tfx_textbuf_puts(b, "})");
         break;

@@ -43,6 +43,9 @@ struct tfx_type {
                                       types, in the order of names */
     const tfx_str *names;          /* OBJECT: attribute names, distinct, sorted
                                       by bytes (tfx_str_cmp) */
+    const bool *optional;          /* OBJECT: NULL, or whether names[i] is an
+                                      optional attribute [conv.object.optional];
+                                      only type constraints have them */
 };
 
 extern const tfx_type tfx_type_dynamic;
@@ -67,6 +70,23 @@ const tfx_type *tfx_type_tuple(tfx_ctx *ctx, const tfx_type *const *elems, size_
 const tfx_type *tfx_type_object(tfx_ctx *ctx, const tfx_str *names,
                                 const tfx_type *const *types, size_t n);
 
+/* The same with optional attributes: optional[i] (NULL: none) says whether
+ * names[i] is optional.  Only a type constraint (a conversion's target)
+ * has optional attributes; values never do. */
+const tfx_type *tfx_type_object_optional(tfx_ctx *ctx, const tfx_str *names,
+                                         const tfx_type *const *types, const bool *optional,
+                                         size_t n);
+
+/* Whether attribute i of object type t is optional. */
+bool tfx_type_attr_optional(const tfx_type *t, size_t i);
+
+/* Whether t has optional attributes anywhere. */
+bool tfx_type_has_optional(const tfx_type *t);
+
+/* t without its optional-attribute markers at any depth (cty's
+ * WithoutOptionalAttributesDeep); t itself when it has none. */
+const tfx_type *tfx_type_without_optional(tfx_ctx *ctx, const tfx_type *t);
+
 /* The stable order of names[0..n) by bytes (tfx_str_cmp): order[i] is the
  * index of the i-th smallest name; equal names keep their given order.
  * order must hold n entries; scratch space comes from the ctx. */
@@ -87,7 +107,8 @@ long tfx_type_attr_index(const tfx_type *t, const char *name, size_t nbytes);
 
 /* t in the type-constraint notation of spec/values.md: "string",
  * "list(number)", "object({a=string,b=number})", "tuple([string,bool])",
- * "dynamic".  In the arena. */
+ * "dynamic", an optional attribute as "object({a=optional(string)})".  In
+ * the arena. */
 const char *tfx_type_string(tfx_ctx *ctx, const tfx_type *t);
 
 /* cty's FriendlyName, for messages: "string", "list of string",

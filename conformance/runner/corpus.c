@@ -369,7 +369,7 @@ static bool check_conversion(json_t *c, char **why)
         *why = rn_xstrdup("a \"convert\" request needs \"convert_to\"");
         return false;
     }
-    if (!rn_type_check(to, why)) {
+    if (!rn_constraint_check(to, why)) {
         char *sub = *why;
 
         *why = rn_xasprintf("convert_to: %s", sub);

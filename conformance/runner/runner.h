@@ -313,9 +313,13 @@ void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
 /* value.c */
 
 /* Checks a typed value (a node with "type") against the README grammar,
- * including the type-directed shape of payloads. */
+ * including the type-directed shape of payloads; its types may mark
+ * optional attributes (two corners of cty's conversion leave them). */
 bool rn_value_check(json_t *tv, char **why);
 bool rn_type_check(json_t *type, char **why);
+/* The same for a type constraint (a convert request's "convert_to"),
+ * whose object types may list optional attributes as a third element. */
+bool rn_constraint_check(json_t *type, char **why);
 /* Canonical text of a number string ("0", "-0", "inf", "-inf" or
  * "[-]0.DIGITSeEXP"), or NULL if it is not a number string. */
 char *rn_number_canonical(const char *s);

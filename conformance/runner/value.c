@@ -260,6 +260,7 @@ static void render_key(rn_buf *b, const char *key)
 typedef struct checker {
     rn_buf path;
     char *why;
+    bool constraint;   /* a type constraint: objects may name optional attributes */
 } checker;
 
 static bool check_fail(checker *c, const char *fmt, ...) RN_PRINTF(2, 3);
@@ -310,7 +311,26 @@ static bool check_type(checker *c, json_t *type)
         return true;
     case TK_OBJECT:
         item = json_array_get(type, 1);
-        if (json_array_size(type) != 2 || !json_is_object(item))
+        if (c->constraint && json_array_size(type) == 3 && json_is_object(item)) {
+            /* [conv.object.optional] the optional attributes: distinct
+             * names of declared attributes */
+            json_t *opt = json_array_get(type, 2);
+            json_t *name;
+            size_t j, k;
+
+            if (!json_is_array(opt))
+                return check_fail(c, "an object type constraint's optional attributes are "
+                                     "an array of names");
+            json_array_foreach(opt, j, name) {
+                if (!json_is_string(name) || json_object_get(item, json_string_value(name)) == NULL)
+                    return check_fail(c, "an optional attribute must name an attribute of "
+                                         "the object type");
+                for (k = 0; k < j; k++)
+                    if (json_equal(json_array_get(opt, k), name))
+                        return check_fail(c, "optional attribute \"%s\" is named twice",
+                                          json_string_value(name));
+            }
+        } else if (json_array_size(type) != 2 || !json_is_object(item))
             return check_fail(c,
                               "an object type is [\"object\", {name: type, ...}]");
         json_object_foreach(json_array_get(type, 1), key, item) {
@@ -468,7 +488,9 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
 
 bool rn_value_check(json_t *tv, char **why)
 {
-    checker c = {{0}, NULL};
+    /* a value's type may keep optional markers where cty leaves them
+     * (spec [conv.object.optional], items 3 and 4) */
+    checker c = {{0}, NULL, true};
     bool ok = check_node(&c, tv, NULL, true);
 
     if (!ok)
@@ -479,7 +501,18 @@ bool rn_value_check(json_t *tv, char **why)
 
 bool rn_type_check(json_t *type, char **why)
 {
-    checker c = {{0}, NULL};
+    checker c = {{0}, NULL, false};
+    bool ok = check_type(&c, type);
+
+    if (!ok)
+        *why = c.why;
+    rn_buf_free(&c.path);
+    return ok;
+}
+
+bool rn_constraint_check(json_t *type, char **why)
+{
+    checker c = {{0}, NULL, true};
     bool ok = check_type(&c, type);
 
     if (!ok)

@@ -1,8 +1,7 @@
 /*
  * test_convert.c — unit tests of conversion and unification (convert.h,
  * spec/conversion.md): table-driven, one row per case, covering every
- * example of the design notes' rules C1–C21 (but C16, optional attributes,
- * which tfexpr's types do not have, and C20, functions) and the
+ * example of the design notes' rules C1–C21 (but C20, functions) and the
  * unification of Q3, plus the upstream quirks kept on purpose.
  *
  * Values and types are written in the typed JSON of the conformance corpus
@@ -745,7 +744,7 @@ static const tfx_type *parse_type(tfx_ctx *ctx, const char *text)
 {
     const char *err = NULL;
     const char *json = dq(ctx, text);
-    const tfx_type *t = tfx_json_decode_type(ctx, json, strlen(json), &err);
+    const tfx_type *t = tfx_json_decode_constraint(ctx, json, strlen(json), &err);
 
     if (t == NULL) {
         fprintf(stderr, "bad type %s: %s\n", text, err);
@@ -1125,8 +1124,53 @@ static void test_unify_conv_rows(void)
     }
 }
 
+/* [conv.object.optional] Type constraints with optional attributes: their
+ * equality, notation and JSON, and the markers gone from results. */
+static void run_optional(tfx_ctx *ctx, void *arg)
+{
+    const tfx_type *a = parse_type(ctx, "['object',{'a':'string','b':'number'},['a']]");
+    const tfx_type *b = parse_type(ctx, "['object',{'a':'string','b':'number'},['b']]");
+    const tfx_type *plain = parse_type(ctx, "['object',{'a':'string','b':'number'}]");
+    const tfx_type *nested = parse_type(ctx, "['list',['object',{'x':['object',{'y':'bool'},['y']]}]]");
+    const char *err = NULL;
+    const tfx_value *r;
+
+    (void)arg;
+    CHECK(!tfx_type_equal(a, b));
+    CHECK(!tfx_type_equal(a, plain));
+    CHECK(tfx_type_equal(tfx_type_without_optional(ctx, a), plain));
+    CHECK(tfx_type_has_optional(nested));
+    CHECK(!tfx_type_has_optional(tfx_type_without_optional(ctx, nested)));
+    CHECK_STR(tfx_type_string(ctx, a), "object({a=optional(string),b=number})");
+    CHECK_STR(tfx_json_encode_type(ctx, a, NULL), "[\"object\",{\"a\":\"string\",\"b\":\"number\"},[\"a\"]]");
+    CHECK_STR(tfx_json_encode_type(ctx, nested, NULL),
+              "[\"list\",[\"object\",{\"x\":[\"object\",{\"y\":\"bool\"},[\"y\"]]}]]");
+    r = tfx_convert(ctx, parse_value(ctx, "{'type':['object',{'b':'number'}],'v':{'b':{'v':'1'}}}"), a, U,
+                    &err);
+    CHECK(r != NULL && !tfx_type_has_optional(r->type));
+    CHECK_STR(r != NULL ? tfx_render_debug(ctx, r) : err,
+              "{\"a\"=null(string),\"b\"=1} :: object({a=string,b=number})");
+    r = tfx_convert(ctx, parse_value(ctx, "{'type':['object',{'a':'string'}],'null':true}"), b, U, &err);
+    CHECK(r != NULL && !tfx_type_has_optional(r->type));
+    r = tfx_convert(ctx, parse_value(ctx, "{'type':['object',{'a':'string'}],'v':{'a':{'v':'x'}}}"), a, U,
+                    &err);
+    CHECK(r == NULL);
+    CHECK_STR(err, "attribute \"b\" is required");
+}
+
+static void test_optional(void)
+{
+    tfx_ctx ctx;
+
+    if (!tfx_ctx_init(&ctx, NULL))
+        exit(2);
+    CHECK(tfx_ctx_try(&ctx, run_optional, NULL));
+    tfx_ctx_free(&ctx);
+}
+
 int main(void)
 {
+    test_optional();
     test_conv_rows();
     test_unify_rows();
     test_possible_rows();

@@ -108,6 +108,8 @@ func TestConvert(t *testing.T) {
 			`{"diagnostics":[{"severity":"error","phase":"eval","summary":"Unknown variable","detail":"There is no variable named \"nosuch\".",` + sub(0, 6) + `}]}`},
 		{"template mode", `{"request":"convert","mode":"template","input":"${1}","convert_to":"string"}`,
 			`{"value":{"type":"string","v":"1"}}`},
+		{"optional attribute filled", `{"request":"convert","mode":"expression","input":"{b = 1}","convert_to":["object",{"a":"string","b":"number"},["a"]]}`,
+			`{"value":{"type":["object",{"a":"string","b":"number"}],"v":{"a":{"null":true},"b":{"v":"1"}}}}`},
 	}
 	for _, tc := range tests {
 		if got := answerJSON(t, runOne(t, tc.caseJSON)); got != tc.want {
@@ -122,7 +124,7 @@ func TestConvertMalformed(t *testing.T) {
 		`{"request":"convert","mode":"expression","input":"1"}`,
 		`{"request":"convert","mode":"expression","input":"1","convert_to":null}`,
 		`{"request":"convert","mode":"expression","input":"1","convert_to":"float"}`,
-		`{"request":"convert","mode":"expression","input":"1","convert_to":["object",{"a":"number"},["a"]]}`,
+		`{"request":"convert","mode":"expression","input":"1","convert_to":["object",{"a":"number"},["b"]]}`,
 		`{"request":"convert","mode":"expression","input":"1","convert_to":"string","convert_mode":"lenient"}`,
 		`{"request":"eval","mode":"expression","input":"1","convert_to":"string"}`,
 		`{"mode":"expression","input":"1","convert_mode":"safe"}`,

@@ -27,7 +27,8 @@ type conversionRequest struct {
 }
 
 // decodeConversionRequest reads "convert_to" (cty's JSON type syntax,
-// required) and "convert_mode" ("unsafe", the default, or "safe").
+// required; a type constraint, so object types may have optional
+// attributes) and "convert_mode" ("unsafe", the default, or "safe").
 func decodeConversionRequest(c *caseRequest) (*conversionRequest, error) {
 	if len(c.ConvertTo) == 0 || string(c.ConvertTo) == "null" {
 		return nil, errors.New(`a "convert" request needs "convert_to", a type`)
@@ -35,9 +36,6 @@ func decodeConversionRequest(c *caseRequest) (*conversionRequest, error) {
 	want, err := ctyjson.UnmarshalType(c.ConvertTo)
 	if err != nil {
 		return nil, fmt.Errorf("convert_to: invalid type %s: %v", abbreviate(c.ConvertTo), err)
-	}
-	if bad := optionalAttrsPath(want); bad != "" {
-		return nil, fmt.Errorf("convert_to: type %s has optional attributes (in %s), which the case format cannot express", abbreviate(c.ConvertTo), bad)
 	}
 	req := &conversionRequest{want: want, unsafe: true}
 	if c.ConvertMode != nil {
@@ -75,7 +73,7 @@ func (r *conversionRequest) convert(v cty.Value) (cty.Value, error) {
 	if r.unsafe {
 		return convert.Convert(v, r.want)
 	}
-	if v.Type().Equals(r.want) {
+	if v.Type().Equals(r.want.WithoutOptionalAttributesDeep()) {
 		return v, nil
 	}
 	conv := convert.GetConversion(v.Type(), r.want)
