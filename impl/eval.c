@@ -1317,7 +1317,7 @@ static const tfx_value *each_value(tfx_ev *ev, const tfx_node *n, const tfx_env 
     return v;
 }
 
-/* <splat.type> (semantics P8, P9, P11) The result type of a splat over
+/* [splat.type] (semantics P8, P9, P11) The result type of a splat over
  * a list or set (a list of the per-element expression's type for an
  * unknown element) or a tuple (a tuple of the types for an unknown of
  * each element type). */
@@ -1343,8 +1343,8 @@ static const tfx_type *splat_result_type(tfx_ev *ev, const tfx_node *n, const tf
     return &tfx_type_dynamic;
 }
 
-/* <splat.source> <splat.null> <splat.wrap> <splat.unknown> <splat.each>
- * <splat.empty> <splat.nested> [mark.prop.splat] (semantics P1–P16, M7)
+/* [splat.forms] [splat.source] [splat.null] [splat.wrap] [splat.unknown]
+ * [splat.each] [splat.nested] [splat.nested.types] [mark.prop.splat] (semantics P1–P16, M7)
  * SplatExpr: the source (its errors end the splat); a null sequence is an
  * error, any other null the empty tuple; a value that is no sequence is
  * wrapped in a one-element tuple; an unknown gives an unknown of the
@@ -1418,7 +1418,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         return tfx_value_list(ctx, splat_result_type(ev, n, env, src->type)->elem, NULL, 0);
     for (i = 1; i < count; i++) {
         if (!tfx_type_equal(vals[i]->type, vals[0]->type)) {
-            /* <splat.nested> upstream P14 panics; tfexpr reports what PN
+            /* [splat.nested.types] upstream P14 panics; tfexpr reports what PN
              * reports (semantics P15, X11) */
             tfx_ev_error(ev, TFX_CAT_NESTED_SPLAT, "Invalid nested splat expressions",
                          &n->as.splat.each->range, &n->range,
@@ -1433,7 +1433,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
     return tfx_value_mark(ctx, tfx_value_list(ctx, vals[0]->type, vals, count), marks);
 }
 
-/* <splat.each> The anonymous symbol: the element the enclosing splat
+/* [splat.each] The anonymous symbol: the element the enclosing splat
  * bound, or unknown(dynamic) outside one. */
 static const tfx_value *eval_anon_symbol(const tfx_ev *ev, const tfx_node *n)
 {

@@ -139,7 +139,7 @@ const tfx_value *tfx_ev_template_join(tfx_ev *ev, const tfx_node *n, const tfx_e
  * ------------------------------------------------------------------ */
 
 /* The child scope of one iteration: the key and value variables (the
- * value wins when both have one name) <for.scope>. */
+ * value wins when both have one name) [for.scope]. */
 typedef struct {
     tfx_env env;
     tfx_str names[2];
@@ -177,7 +177,7 @@ static void scope_init(for_scope *s, const tfx_node *n, const tfx_env *parent,
     s->env.nvars = 2;
 }
 
-/* <for.order> (semantics F2, F3) Element i of a known collection as a
+/* [for.order] (semantics F2, F3) Element i of a known collection as a
  * key and a value: list and tuple index (a 64-bit integer) and element;
  * set element twice (set order); map and object key string and value
  * (key order). */
@@ -263,7 +263,7 @@ static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
     return false;
 }
 
-/* <for.cond.early> (semantics F12) The `if` clause evaluated once with
+/* [for.cond.early] (semantics F12) The `if` clause evaluated once with
  * both variables unknown(dynamic), before the iteration: a null result,
  * one that does not convert to bool, or errors end the expression.
  * Returns whether it may go on. */
@@ -293,10 +293,10 @@ static bool early_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 /* The state of one iteration's `if` clause. */
 typedef enum { COND_KEEP, COND_SKIP, COND_UNKNOWN } cond_result;
 
-/* <for.cond> [mark.prop.for] (semantics F11, F13, F21) The `if` clause of
- * one element: null and non-bool results are errors (reported only while
- * the result is still known); an unknown result makes the whole
- * unknown; a known one's marks go onto the result.  The tuple form looks
+/* [for.cond] [for.errors] [mark.prop.for] (semantics F11, F13, F21) The
+ * `if` clause of one element: null and non-bool results are errors
+ * (reported only while the result is still known); an unknown result
+ * makes the whole unknown; a known one's marks go onto the result.  The tuple form looks
  * at unknowns before converting, the object form after, as upstream. */
 static cond_result element_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *scope,
                                      bool known, const tfx_marks **marks)
@@ -331,7 +331,7 @@ static cond_result element_condition(tfx_ev *ev, const tfx_node *n, const tfx_en
     return inc->as.boolean ? COND_KEEP : COND_SKIP;
 }
 
-/* <for.group> (semantics F10) The grouped object: each key's values, in
+/* [for.group] (semantics F10) The grouped object: each key's values, in
  * iteration order, as a tuple. */
 static const tfx_value *group_object(tfx_ev *ev, const tfx_str *names,
                                      const tfx_value *const *vals, size_t count)
@@ -361,7 +361,7 @@ static const tfx_value *group_object(tfx_ev *ev, const tfx_str *names,
     return tfx_value_object(ctx, gnames, gvals, ngroups);
 }
 
-/* <for.object> <for.key> <for.duplicate> <for.group> [mark.prop.for]
+/* [for.object] [for.key] [for.duplicate] [for.group] [mark.prop.for]
  * (semantics F1, F8–F10, F20, F21, Z5) The object form's iteration:
  * per element the `if` clause, the key (null, unknown and non-string
  * keys stop the element; only the first error is reported), its marks,
@@ -447,7 +447,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
 }
 
-/* <for.tuple> [mark.prop.for] (semantics F1, F7, F11, F13, F20, F21) The
+/* [for.tuple] [for.forms] [mark.prop.for] (semantics F1, F7, F11, F13, F20, F21) The
  * tuple form's iteration: per element the `if` clause, then the value. */
 static const tfx_value *for_tuple(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
                                   const tfx_value *coll, const tfx_marks *marks)
@@ -483,7 +483,7 @@ static const tfx_value *for_tuple(tfx_ev *ev, const tfx_node *n, const tfx_env *
     return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, m), marks);
 }
 
-/* <for.coll> <for.unknown> <for.empty> <for.scope> (semantics F1–F22,
+/* [for.coll] [for.unknown] [for.empty] [for.scope] (semantics F1–F22,
  * U4, M6) ForExpr: the collection (null, dynamic, non-iterable and
  * unknown collections end it), its marks set aside for the result, the
  * early `if` check, then the iteration in the object or tuple form.

@@ -1405,8 +1405,9 @@ static const eval_case template_cases[] = {
       "\"  - a\\n  - b\\n  - c\\n\" :: string"),
 };
 
-/* <for.coll> <for.order> <for.scope> <for.unknown> <for.empty> <for.cond.early> <for.cond>
- * <for.key> <for.duplicate> <for.group> <for.tuple> <for.object> [mark.prop.for] (semantics
+/* [for.coll] [for.order] [for.scope] [for.unknown] [for.empty] [for.cond.early]
+ * [for.cond] [for.errors] [for.key] [for.duplicate] [for.group] [for.tuple]
+ * [for.object] [mark.prop.for] (semantics
  * F1–F22; the for rules are provisional, as in eval_template.c) */
 static const eval_case for_cases[] = {
     E("[for x in l: x]",
@@ -1571,9 +1572,8 @@ static const eval_case for_cases[] = {
       "!Unknown variable@10-16"),
 };
 
-/* <splat.source> <splat.null> <splat.wrap> <splat.unknown> <splat.each> <splat.empty>
- * <splat.type> <splat.nested> [mark.prop.splat] (semantics P1–P16; the splat rules are
- * provisional, as in eval.c) */
+/* [splat.source] [splat.null] [splat.wrap] [splat.unknown] [splat.each]
+ * [splat.type] [splat.nested] [mark.prop.splat] (semantics P1–P16) */
 static const eval_case splat_cases[] = {
     E("lo[*].name",
       "list[\"a\",\"b\"] :: list(string)"),
@@ -1919,7 +1919,7 @@ static void test_details(void)
                 "The 'if' clause value is invalid: bool required.", 0, 20);
     expect_diag("{for v in l: null => v}", 0, "Invalid object key",
                 "Key expression in 'for' expression must not produce a null value.", 0, 23);
-    /* <splat.null> */
+    /* [splat.null] */
     expect_diag("nulll[*]", 0, "Splat of null value",
                 "Splat expressions (with the * symbol) cannot be applied to null sequences.", 0,
                 8);
