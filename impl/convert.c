@@ -475,41 +475,6 @@ static const tfx_value *renew_null(tfx_ctx *ctx, const tfx_value *e)
     return e;
 }
 
-/* cty's CanListVal / CanSetVal / CanMapVal: the element type of a
- * collection of items[0..n) (n >= 1), or NULL when two items have
- * different types.  An item of type dynamic (a null or unknown) matches
- * anything; the type is the first other one (dynamic if there is none). */
-static const tfx_type *common_type(const tfx_value *const *items, size_t n)
-{
-    const tfx_type *t = &tfx_type_dynamic;
-
-    for (size_t i = 0; i < n; i++) {
-        if (is_dynamic(t))
-            t = items[i]->type;
-        else if (!is_dynamic(items[i]->type) && !tfx_type_equal(t, items[i]->type))
-            return NULL;
-    }
-    return t;
-}
-
-/* Items of type dynamic in a collection of element type t: cty stores
- * such a null or unknown as it is and reads it back as a null or unknown
- * of t (with its marks). */
-static void retype_dynamic_items(tfx_ctx *ctx, const tfx_value **items, size_t n,
-                                 const tfx_type *t)
-{
-    if (is_dynamic(t))
-        return;
-    for (size_t i = 0; i < n; i++) {
-        const tfx_value *e = items[i];
-
-        if (!is_dynamic(e->type))
-            continue;
-        e = tfx_value_is_null(e) ? tfx_value_null(ctx, t) : tfx_value_unknown(ctx, t);
-        items[i] = tfx_value_mark(ctx, e, items[i]->marks);
-    }
-}
-
 /* Converts item *e of type `from` to `to` in place unless the types are
  * equal (cty then has no element conversion and takes the item as it
  * is).  False with *err on failure. */
@@ -597,13 +562,13 @@ static const tfx_value *seq_items_to_seq(tfx_ctx *ctx, const tfx_value *const *s
         /* an empty result prefers the source's element type to dynamic */
         t = is_dynamic(ety) ? in_ety : tfx_type_without_optional(ctx, ety);
     } else {
-        t = common_type(items, n);
+        t = tfx_value_common_type(items, n);
         if (t == NULL) {
             *err = kind == TFX_TYPE_LIST ? "element types must all match for conversion to list"
                                          : "element types must all match for conversion to set";
             return NULL;
         }
-        retype_dynamic_items(ctx, items, n, t);
+        tfx_value_retype_dynamic(ctx, items, n, t);
     }
     return kind == TFX_TYPE_LIST ? tfx_value_list(ctx, t, items, n)
                                  : tfx_value_set(ctx, t, items, n);
@@ -654,12 +619,12 @@ static const tfx_value *convert_tuple_to_list(tfx_ctx *ctx, const tfx_value *v,
     }
     if (!unify_items(ctx, items, tt->n, unsafe, err))
         return NULL;
-    t = common_type(items, tt->n);
+    t = tfx_value_common_type(items, tt->n);
     if (t == NULL) {
         *err = "element types must all match for conversion to list";
         return NULL;
     }
-    retype_dynamic_items(ctx, items, tt->n, t);
+    tfx_value_retype_dynamic(ctx, items, tt->n, t);
     return tfx_value_list(ctx, t, items, tt->n);
 }
 
@@ -687,12 +652,12 @@ static const tfx_value *convert_tuple_to_set(tfx_ctx *ctx, const tfx_value *v,
             return NULL;
         items[i] = renew_null(ctx, items[i]);
     }
-    t = common_type(items, tt->n);
+    t = tfx_value_common_type(items, tt->n);
     if (t == NULL) {
         *err = "element types must all match for conversion to set";
         return NULL;
     }
-    retype_dynamic_items(ctx, items, tt->n, t);
+    tfx_value_retype_dynamic(ctx, items, tt->n, t);
     return tfx_value_set(ctx, t, items, tt->n);
 }
 
@@ -725,12 +690,12 @@ static const tfx_value *make_map(tfx_ctx *ctx, const tfx_str *keys, const tfx_va
     const tfx_type *t = empty_elem;
 
     if (n > 0) {
-        t = common_type(items, n);
+        t = tfx_value_common_type(items, n);
         if (t == NULL) {
             *err = message;
             return NULL;
         }
-        retype_dynamic_items(ctx, items, n, t);
+        tfx_value_retype_dynamic(ctx, items, n, t);
     }
     return tfx_value_map(ctx, t, keys, items, n);
 }

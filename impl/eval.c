@@ -1362,6 +1362,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
     bool known = true;
     const tfx_marks *marks = NULL;
     const tfx_value **vals;
+    const tfx_type *elem;
     size_t count;
     size_t i;
 
@@ -1416,21 +1417,22 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, count), marks);
     if (count == 0)
         return tfx_value_list(ctx, splat_result_type(ev, n, env, src->type)->elem, NULL, 0);
-    for (i = 1; i < count; i++) {
-        if (!tfx_type_equal(vals[i]->type, vals[0]->type)) {
-            /* [splat.nested.types] upstream P14 panics; tfexpr reports what PN
-             * reports (semantics P15, X11) */
-            tfx_ev_error(ev, TFX_CAT_NESTED_SPLAT, "Invalid nested splat expressions",
-                         &n->as.splat.each->range, &n->range,
-                         "The second level of splat expression produced elements of different "
-                         "types, so it isn't possible to construct a valid list to represent "
-                         "the top-level result.\n\nConsider using a for expression instead, to "
-                         "produce a tuple-typed result which can therefore have non-homogenous "
-                         "element types.");
-            return dynamic_unknown();
-        }
+    elem = tfx_value_common_type(vals, count);
+    if (elem == NULL) {
+        /* [splat.nested.types] upstream P14 panics; tfexpr reports what PN
+         * reports (semantics P15, X11) */
+        tfx_ev_error(ev, TFX_CAT_NESTED_SPLAT, "Invalid nested splat expressions",
+                     &n->as.splat.each->range, &n->range,
+                     "The second level of splat expression produced elements of different "
+                     "types, so it isn't possible to construct a valid list to represent "
+                     "the top-level result.\n\nConsider using a for expression instead, to "
+                     "produce a tuple-typed result which can therefore have non-homogenous "
+                     "element types.");
+        return dynamic_unknown();
     }
-    return tfx_value_mark(ctx, tfx_value_list(ctx, vals[0]->type, vals, count), marks);
+    /* [value.collection.make] an unknown(dynamic) result fits any type */
+    tfx_value_retype_dynamic(ctx, vals, count, elem);
+    return tfx_value_mark(ctx, tfx_value_list(ctx, elem, vals, count), marks);
 }
 
 /* [splat.each] The anonymous symbol: the element the enclosing splat

@@ -351,6 +351,36 @@ static size_t sort_attrs(tfx_ctx *ctx, const tfx_str *keys, const tfx_value *con
     return m;
 }
 
+/* [value.collection.make] cty's CanListVal / CanSetVal / CanMapVal. */
+const tfx_type *tfx_value_common_type(const tfx_value *const *items, size_t n)
+{
+    const tfx_type *t = &tfx_type_dynamic;
+
+    for (size_t i = 0; i < n; i++) {
+        if (t->kind == TFX_TYPE_DYNAMIC)
+            t = items[i]->type;
+        else if (!items[i]->type->kind == TFX_TYPE_DYNAMIC && !tfx_type_equal(t, items[i]->type))
+            return NULL;
+    }
+    return t;
+}
+
+/* [value.collection.make] */
+void tfx_value_retype_dynamic(tfx_ctx *ctx, const tfx_value **items, size_t n,
+                              const tfx_type *t)
+{
+    if (t->kind == TFX_TYPE_DYNAMIC)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *e = items[i];
+
+        if (!e->type->kind == TFX_TYPE_DYNAMIC)
+            continue;
+        e = tfx_value_is_null(e) ? tfx_value_null(ctx, t) : tfx_value_unknown(ctx, t);
+        items[i] = tfx_value_mark(ctx, e, items[i]->marks);
+    }
+}
+
 /* [value.map] Keys sorted by bytes; a later duplicate key wins. */
 const tfx_value *tfx_value_map(tfx_ctx *ctx, const tfx_type *elem, const tfx_str *keys,
                                const tfx_value *const *vals, size_t n)

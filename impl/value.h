@@ -104,6 +104,19 @@ const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t);
  * collection limit. */
 const tfx_value *tfx_value_list(tfx_ctx *ctx, const tfx_type *elem,
                                 const tfx_value *const *items, size_t n);
+/* The element type of a collection made of items[0..n) (n >= 1), as
+ * cty's CanListVal / ListVal decide it: the type of the first item whose
+ * type is not dynamic (dynamic if there is none); NULL when another item
+ * whose type is not dynamic has a different type.  An item of type
+ * dynamic (a null or unknown) fits any element type. */
+const tfx_type *tfx_value_common_type(const tfx_value *const *items, size_t n);
+
+/* Replaces, in items[0..n), each null or unknown of type dynamic by a null
+ * or unknown of t with the same marks, as a cty collection of element
+ * type t reads back such an element.  Nothing changes when t is dynamic. */
+void tfx_value_retype_dynamic(tfx_ctx *ctx, const tfx_value **items, size_t n,
+                              const tfx_type *t);
+
 /* cty's SetVal(items): the marks of the items, at any depth, move to the
  * set itself (its elements carry none); an item that is the same
  * (tfx_value_set_same) as an earlier one is dropped; the rest are put in
