@@ -193,9 +193,10 @@ conformance: all
 # terraform, tag from-reference) are checked against it too.
 TF_FROM_REFERENCE := fn:tostring,fn:tonumber,fn:tobool,fn:tolist,fn:toset,fn:tomap,fn:length,fn:coalesce,fn:lookup
 conformance-reference: $(BIN)/tfexpr-conformance $(BIN)/go-hcl-adapter
-	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --fail-on-unsupported
+	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --fail-on-unsupported \
+	  --expectations conformance/expectations/go-hcl.json
 	$(PYTHON) tools/corpus record --check --quiet --ignore-requires $(TF_FROM_REFERENCE) \
-	  conformance/cases/eval/terraform-functions.json
+	  conformance/cases/eval/terraform-functions.json conformance/cases/collections/terraform-flow.json
 
 # Regenerates the generated case files (expectations recorded from the
 # reference adapter); re-running without changes rewrites nothing.
@@ -203,6 +204,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-syntax-cases
 	$(PYTHON) tools/gen-eval-cases --record
 	$(PYTHON) tools/gen-conversion-matrix --record
+	$(PYTHON) tools/gen-collection-matrix --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.
