@@ -196,7 +196,8 @@ conformance-reference: $(BIN)/tfexpr-conformance $(BIN)/go-hcl-adapter
 	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --fail-on-unsupported \
 	  --expectations conformance/expectations/go-hcl.json
 	$(PYTHON) tools/corpus record --check --quiet --ignore-requires $(TF_FROM_REFERENCE) \
-	  conformance/cases/eval/terraform-functions.json conformance/cases/collections/terraform-flow.json
+	  conformance/cases/eval/terraform-functions.json conformance/cases/collections/terraform-flow.json \
+	  conformance/cases/functions/maps-sets-terraform.json
 
 # Regenerates the generated case files (expectations recorded from the
 # reference adapter); re-running without changes rewrites nothing.
