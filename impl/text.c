@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <utf8proc.h>
 
 size_t tfx_text_decode(const unsigned char *s, size_t n, int32_t *cp)
@@ -55,10 +56,106 @@ static size_t loose_sequence(const unsigned char *s, size_t n)
     return need;
 }
 
+static bool newer_than_go_tables(int32_t cp);
+
+/* Reserved code points that Unicode 13's emoji data already gives
+ * Extended_Pictographic (so that an emoji ZWJ sequence may end in one) but
+ * that utf8proc's tables do not.  Sorted, inclusive ranges. */
+static const int32_t reserved_pictographic[][2] = {
+    {0x1F02C, 0x1F02F}, {0x1F094, 0x1F09F}, {0x1F0AF, 0x1F0B0}, {0x1F0C0, 0x1F0C0},
+    {0x1F0D0, 0x1F0D0}, {0x1F0F6, 0x1F0FF}, {0x1F1AE, 0x1F1E5}, {0x1F203, 0x1F20F},
+    {0x1F23C, 0x1F23F}, {0x1F249, 0x1F24F}, {0x1F252, 0x1F25F}, {0x1F266, 0x1F2FF},
+    {0x1F6D8, 0x1F6DB}, {0x1F6ED, 0x1F6EF}, {0x1F6FD, 0x1F6FF}, {0x1F777, 0x1F77A},
+    {0x1F7DA, 0x1F7DF}, {0x1F7EC, 0x1F7EF}, {0x1F7F1, 0x1F7FF}, {0x1F80C, 0x1F80F},
+    {0x1F848, 0x1F84F}, {0x1F85A, 0x1F85F}, {0x1F888, 0x1F88F}, {0x1F8AE, 0x1F8AF},
+    {0x1F8B2, 0x1F8FF}, {0x1FA54, 0x1FA5F}, {0x1FA6E, 0x1FA6F}, {0x1FA7D, 0x1FA7F},
+    {0x1FA89, 0x1FA8F}, {0x1FABE, 0x1FABE}, {0x1FAC6, 0x1FACD}, {0x1FADC, 0x1FADF},
+    {0x1FAE9, 0x1FAEF}, {0x1FAF9, 0x1FAFF}, {0x1FC00, 0x1FFFD}
+};
+
+/* Whether cp lies in one of the sorted inclusive ranges table[0..n). */
+static bool in_ranges(const int32_t (*table)[2], size_t n, int32_t cp)
+{
+    size_t lo = 0;
+    size_t hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cp < table[mid][0])
+            hi = mid;
+        else if (cp > table[mid][1])
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
+}
+
+/* A code point that utf8proc's segmentation treats as go-textseg v13
+ * (Unicode 13.0.0 data) treats cp, for utf8proc_grapheme_break_stateful:
+ *  - U+FFFD never joins a cluster, before or after (upstream's segmenter
+ *    does not know it), and the reserved code points that Unicode 13
+ *    gives Grapheme_Cluster_Break=Control (U+2065, U+FFF0..U+FFF8, and
+ *    parts of U+E0000..U+E0FFF) are controls: both as U+0001;
+ *  - code points assigned after Unicode 13 are Other (as U+0041), except
+ *    those that are Extended_Pictographic (Unicode 13 reserves those
+ *    ranges for pictographs already);
+ *  - the reserved_pictographic code points are Extended_Pictographic
+ *    (as U+1F600);
+ *  - U+11720 and U+11721, SpacingMark in Unicode 13 (Other in later
+ *    data), as U+0903;
+ *  - any other code point as itself. */
+static int32_t textseg13_cp(int32_t cp)
+{
+    if (cp == 0xFFFD || cp == 0x2065 || (cp >= 0xFFF0 && cp <= 0xFFF8) || cp == 0xE0000
+        || (cp >= 0xE0002 && cp <= 0xE001F) || (cp >= 0xE0080 && cp <= 0xE00FF)
+        || (cp >= 0xE01F0 && cp <= 0xE0FFF))
+        return 0x0001;
+    if ((newer_than_go_tables(cp) || (cp >= 0x0890 && cp <= 0x0891)
+         || (cp >= 0x13439 && cp <= 0x1343F))
+        && utf8proc_get_property(cp)->boundclass != UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC)
+        return 0x0041;
+    if (cp == 0x11720 || cp == 0x11721)
+        return 0x0903;
+    if (cp >= 0x1F000
+        && in_ranges(reserved_pictographic, sizeof(reserved_pictographic)
+                                                / sizeof(reserved_pictographic[0]), cp))
+        return 0x1F600;
+    return cp;
+}
+
+/* The Grapheme_Cluster_Break class of cp as go-textseg v13 sees it. */
+static int textseg13_class(int32_t cp)
+{
+    return utf8proc_get_property(textseg13_cp(cp))->boundclass;
+}
+
+/* Whether a cluster whose first code point after any Prepend ones has
+ * class bc lets "ZWJ Extended_Pictographic" continue it after any
+ * Extend, SpacingMark and ZWJ code points.  go-textseg v13 does so for a
+ * Hangul syllable, a regional indicator and a pictograph; Unicode's GB11
+ * only for a pictograph followed by Extend code points and one ZWJ. */
+static bool textseg13_zwj_core(int bc)
+{
+    switch (bc) {
+    case UTF8PROC_BOUNDCLASS_L: case UTF8PROC_BOUNDCLASS_V: case UTF8PROC_BOUNDCLASS_T:
+    case UTF8PROC_BOUNDCLASS_LV: case UTF8PROC_BOUNDCLASS_LVT:
+    case UTF8PROC_BOUNDCLASS_REGIONAL_INDICATOR:
+    case UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC:
+        return true;
+    default:
+        return false;
+    }
+}
+
 size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
 {
     utf8proc_int32_t state = 0;
     int32_t prev;
+    int prev_class;
+    bool core_seen;
+    bool zwj_core;
     size_t i;
 
     /* ASCII followed by ASCII: one byte (but CR LF is one cluster) */
@@ -73,13 +170,27 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
 
         return loose > 0 ? loose : 1;
     }
+    prev_class = textseg13_class(prev);
+    core_seen = prev_class != UTF8PROC_BOUNDCLASS_PREPEND;
+    zwj_core = textseg13_zwj_core(prev_class);
     while (i < n) {
         int32_t cp;
         size_t len = tfx_text_decode(s + i, n - i, &cp);
+        int cp_class;
 
-        if (cp < 0 || utf8proc_grapheme_break_stateful(prev, cp, &state))
+        if (cp < 0)
             break;
+        cp_class = textseg13_class(cp);
+        if (utf8proc_grapheme_break_stateful(textseg13_cp(prev), textseg13_cp(cp), &state)
+            && !(zwj_core && prev_class == UTF8PROC_BOUNDCLASS_ZWJ
+                 && cp_class == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC))
+            break;
+        if (!core_seen && cp_class != UTF8PROC_BOUNDCLASS_PREPEND) {
+            core_seen = true;
+            zwj_core = textseg13_zwj_core(cp_class);
+        }
         prev = cp;
+        prev_class = cp_class;
         i += len;
     }
     return i;
@@ -216,18 +327,82 @@ size_t tfx_text_space_suffix(const unsigned char *s, size_t n)
     return n - end;
 }
 
-char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+/* Whether cp is a combining mark in utf8proc's tables but was not
+ * assigned in Unicode 13: upstream's NFC sees a starter that composes
+ * with nothing, so nothing is reordered or composed across it. */
+static bool newer_combining(int32_t cp)
+{
+    return cp >= 0 && newer_than_go_tables(cp) && utf8proc_get_property(cp)->combining_class != 0;
+}
+
+/* The NFC form of s[0..n) (valid UTF-8) by utf8proc, appended to
+ * out[*o..]; false if utf8proc fails. */
+static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
 {
     utf8proc_uint8_t *norm = NULL;
     utf8proc_ssize_t len;
-    char *copy;
 
-    if (!tfx_text_valid((const unsigned char *)s, n)) {
+    if (n == 0)
+        return true;
+    len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &norm,
+                       UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+    if (len < 0)
+        return false;
+    memcpy(out + *o, norm, (size_t)len);
+    *o += (size_t)len;
+    free(norm);
+    return true;
+}
+
+char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    utf8proc_uint8_t *norm = NULL;
+    utf8proc_ssize_t len;
+    char *copy;
+    size_t i = 0;
+    bool split = false;
+
+    if (!tfx_text_valid(u, n)) {
         *out_n = n;
         return tfx_arena_strndup(arena, s, n);
     }
-    if (n > (size_t)PTRDIFF_MAX)
+    if (n > (size_t)PTRDIFF_MAX / 3)
         return NULL;
+    while (i < n && !split) {
+        int32_t cp;
+
+        i += tfx_text_decode(u + i, n - i, &cp);
+        split = cp >= 0x300 && newer_combining(cp);
+    }
+    if (split) {
+        /* Normalise the runs between such marks one by one (NFC grows
+         * UTF-8 text by a factor of 3 at most). */
+        size_t start = 0;
+        size_t o = 0;
+
+        copy = tfx_arena_alloc(arena, 3 * n + 1);
+        if (copy == NULL)
+            return NULL;
+        for (i = 0; i < n;) {
+            int32_t cp;
+            size_t clen = tfx_text_decode(u + i, n - i, &cp);
+
+            if (cp >= 0x300 && newer_combining(cp)) {
+                if (!nfc_append(s + start, i - start, copy, &o))
+                    return NULL;
+                memcpy(copy + o, s + i, clen);
+                o += clen;
+                start = i + clen;
+            }
+            i += clen;
+        }
+        if (!nfc_append(s + start, n - start, copy, &o))
+            return NULL;
+        copy[o] = '\0';
+        *out_n = o;
+        return copy;
+    }
     len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &norm,
                        UTF8PROC_STABLE | UTF8PROC_COMPOSE);
     if (len < 0)
@@ -267,6 +442,60 @@ char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, s
 
             o += (size_t)utf8proc_encode_char(mapped, (utf8proc_uint8_t *)out + o);
         }
+        i += len;
+    }
+    out[o] = '\0';
+    *out_n = o;
+    return out;
+}
+
+/* Go's isSeparator of strings.Title (Go 1.19): ASCII letters, digits and
+ * '_' are not separators, any other ASCII character is; beyond ASCII,
+ * letters and digits are not, and of the rest only white space is (no
+ * white-space code point is a letter or digit, so white space decides). */
+static bool title_separator(int32_t cp)
+{
+    if (cp >= 0 && cp < 0x80)
+        return !((cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
+                 || (cp >= 'A' && cp <= 'Z') || cp == '_');
+    return tfx_text_is_space(cp);
+}
+
+/* Go's unicode.ToTitle with the Unicode 13 tables of Go 1.19. */
+static int32_t to_title(int32_t cp)
+{
+    utf8proc_int32_t mapped;
+
+    if (cp < 0x80)
+        return cp >= 'a' && cp <= 'z' ? cp - ('a' - 'A') : cp;
+    mapped = utf8proc_totitle(cp);
+    if (newer_than_go_tables(cp) || newer_than_go_tables(mapped) || cp == 0xDF)
+        return cp;
+    return mapped;
+}
+
+char *tfx_text_title(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+{
+    /* A code point of k bytes maps to one of at most k + 1 bytes, and a
+     * byte that does not decode to U+FFFD's 3 bytes: 3n suffices. */
+    char *out = n > (SIZE_MAX - 1) / 3 ? NULL : tfx_arena_alloc(arena, 3 * n + 1);
+    const unsigned char *in = (const unsigned char *)s;
+    int32_t prev = ' ';
+    size_t i = 0;
+    size_t o = 0;
+
+    if (out == NULL)
+        return NULL;
+    while (i < n) {
+        int32_t cp;
+        size_t len = tfx_text_decode(in + i, n - i, &cp);
+        int32_t mapped;
+
+        if (cp < 0)
+            cp = 0xFFFD;
+        mapped = title_separator(prev) ? to_title(cp) : cp;
+        prev = cp;
+        o += (size_t)utf8proc_encode_char(mapped, (utf8proc_uint8_t *)out + o);
         i += len;
     }
     out[o] = '\0';

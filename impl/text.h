@@ -56,6 +56,16 @@ char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
  * arena refuses the memory.  Not normalised: callers apply NFC. */
 char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n);
 
+/* s[0..n) as Go's strings.Title makes it: every code point that follows
+ * a word separator (or starts the string) mapped to its simple title case
+ * (Go's unicode.ToTitle, Unicode 13), the others kept.  A separator is an
+ * ASCII character other than a letter, digit or '_', or a non-ASCII
+ * white-space code point (tfx_text_is_space).  Each byte that is not
+ * valid UTF-8 becomes U+FFFD, as Go's strings.Map writes it.
+ * NUL-terminated in `arena`, its length in *out_n; NULL when the arena
+ * refuses the memory.  Not normalised: callers apply NFC. */
+char *tfx_text_title(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
+
 /* The Unicode version of the tables in use (utf8proc's). */
 const char *tfx_text_unicode_version(void);
 

@@ -1,0 +1,200 @@
+/*
+ * test_fn_strings.c — unit tests of the string functions of
+ * spec/functions-strings.md (funcs_string.c) and of the text services
+ * they rest on (text.c: strings.Title, go-textseg v13 clusters, NFC):
+ * direct calls with tfx_func_call, and the limits that the conformance
+ * corpus cannot reach.
+ *
+ * Expectations marked "ref" were checked against the reference adapter
+ * (bin/go-hcl-adapter) with the HCL expression in the comment.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "common.h"
+#include "funcs_internal.h"
+#include "render.h"
+#include "text.h"
+
+static tfx_ctx *C;
+
+static const tfx_value *S(const char *s)
+{
+    return tfx_value_string(C, s, strlen(s));
+}
+
+static const tfx_value *I(int64_t i)
+{
+    return tfx_value_int(C, i);
+}
+
+/* The call's value in debug notation, or "arg N: message" / "error:
+ * message". */
+static const char *call2(const char *name, size_t n, const tfx_value *a, const tfx_value *b,
+                         const tfx_value *c)
+{
+    const tfx_function *f = tfx_func_builtin(name, strlen(name));
+    const tfx_value *args[3];
+    tfx_func_error err = {-1, NULL};
+    const tfx_value *r;
+
+    args[0] = a;
+    args[1] = b;
+    args[2] = c;
+    if (f == NULL)
+        return "no such function";
+    r = tfx_func_call(C, f, args, n, &err);
+    if (r != NULL)
+        return tfx_render_debug(C, r);
+    if (err.arg >= 0)
+        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
+    return tfx_ctx_printf(C, "error: %s", err.message);
+}
+
+/* The lengths of the clusters of s, as "1,2,3". */
+static const char *clusters(const char *s)
+{
+    tfx_textbuf b;
+    size_t n = strlen(s);
+    size_t i = 0;
+
+    tfx_textbuf_init(&b, C);
+    while (i < n) {
+        size_t len = tfx_text_grapheme_len((const unsigned char *)s + i, n - i);
+
+        tfx_textbuf_printf(&b, i == 0 ? "%zu" : ",%zu", len);
+        i += len;
+    }
+    return tfx_textbuf_text(&b);
+}
+
+static const char *nfc(const char *s)
+{
+    size_t n = 0;
+
+    return tfx_text_nfc(C->arena, s, strlen(s), &n);
+}
+
+static const char *title(const char *s)
+{
+    size_t n = 0;
+
+    return tfx_text_title(C->arena, s, strlen(s), &n);
+}
+
+static void test_text(tfx_ctx *ctx, void *unused)
+{
+    (void)ctx;
+    (void)unused;
+
+    /* ref title("don't a—b a\u00a0b ǆx ß") */
+    CHECK_STR(title("don't a\xe2\x80\x94" "b a\xc2\xa0" "b \xc7\x86x \xc3\x9f"),
+              "Don'T A\xe2\x80\x94" "b A\xc2\xa0" "B \xc7\x85x \xc3\x9f");
+    CHECK_STR(title(""), "");
+    CHECK_STR(title("_a 1b"), "_a 1b");
+    /* A byte that is not UTF-8 becomes U+FFFD, as strings.Map writes it */
+    CHECK_STR(title("a\xff"), "A\xef\xbf\xbd");
+
+    /* go-textseg v13 clusters (ref strrev of each) */
+    CHECK_STR(clusters("a\xcc\x81"), "3");                       /* a U+0301 */
+    CHECK_STR(clusters("\xef\xbf\xbd\xcc\x81"), "3,2");          /* U+FFFD U+0301 */
+    CHECK_STR(clusters("\xd8\x80\xef\xbf\xbd"), "2,3");          /* U+0600 U+FFFD */
+    CHECK_STR(clusters("\xe2\x81\xa5\xcc\x81"), "3,2");          /* U+2065 U+0301 */
+    CHECK_STR(clusters("a\xe0\xa2\x98"), "1,3");                 /* a U+0898 */
+    CHECK_STR(clusters("\xea\xb0\x80\xe2\x80\x8d\xe2\x9d\xa4x"), "9,1"); /* 가 ZWJ ❤ x */
+    CHECK_STR(clusters("a\xe2\x80\x8d\xe2\x9d\xa4"), "4,3");     /* a ZWJ ❤ */
+    /* 👩 U+0903 ZWJ 👩: one cluster */
+    CHECK_STR(clusters("\xf0\x9f\x91\xa9\xe0\xa4\x83\xe2\x80\x8d\xf0\x9f\x91\xa9"), "14");
+    /* 👩 ZWJ U+1F02C (reserved, pictographic in Unicode 13) */
+    CHECK_STR(clusters("\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x80\xac"), "11");
+    /* x U+11720 (SpacingMark in Unicode 13) a */
+    CHECK_STR(clusters("x\xf0\x91\x9c\xa0" "a"), "5,1");
+    CHECK_STR(clusters("\r\n\n"), "2,1");
+
+    /* NFC: U+0898 (ccc 230 since Unicode 14) is a starter for Unicode 13,
+     * so U+094D (ccc 9) is not moved before it. */
+    CHECK_STR(nfc("a\xe0\xa2\x98\xe0\xa5\x8d"), "a\xe0\xa2\x98\xe0\xa5\x8d");
+    CHECK_STR(nfc("e\xcc\x81\xe0\xa2\x98" "e\xcc\x81"), "\xc3\xa9\xe0\xa2\x98\xc3\xa9");
+    CHECK_STR(nfc("\xe0\xa5\x8d\xe0\xa4\x83"), "\xe0\xa5\x8d\xe0\xa4\x83");
+}
+
+static void test_calls(tfx_ctx *ctx, void *unused)
+{
+    (void)ctx;
+    (void)unused;
+
+    /* ref */
+    CHECK_STR(call2("chomp", 1, S("a\n\r\n"), NULL, NULL), "\"a\" :: string");
+    CHECK_STR(call2("indent", 2, I(2), S("a\nb"), NULL), "\"a\\n  b\" :: string");
+    CHECK_STR(call2("indent", 2, I(-1), S("a"), NULL),
+              "error: panic in function implementation: strings: negative Repeat count");
+    CHECK_STR(call2("join", 1, S(","), NULL, NULL), "error: at least one list is required");
+    CHECK_STR(call2("split", 2, S(""), S(""), NULL), "list[] :: list(string)");
+    CHECK_STR(call2("strrev", 1, S("\xcc\x81" "e"), NULL, NULL), "\"\xc3\xa9\" :: string");
+    CHECK_STR(call2("substr", 3, S("hello"), I(-2), I(0)), "\"lo\" :: string");
+    CHECK_STR(call2("substr", 3, S("hello"), I(2), I(0)), "\"\" :: string");
+    CHECK_STR(call2("substr", 3, S("hello"), I(INT64_MIN), I(INT64_MAX)),
+              "\"hello\" :: string");
+    CHECK_STR(call2("substr", 3, S("hello"), I(INT64_MAX), I(-1)), "\"\" :: string");
+    CHECK_STR(call2("trim", 2, S("xax"), S("x"), NULL), "\"a\" :: string");
+    CHECK_STR(call2("trimspace", 1, S("\xe3\x80\x80" "a "), NULL, NULL), "\"a\" :: string");
+}
+
+/* indent's padding is made (and checked against the string limit) even
+ * when str has no line feed. */
+static void indent_huge(tfx_ctx *ctx, void *unused)
+{
+    (void)unused;
+    C = ctx;
+    (void)call2("indent", 2, I(INT64_MAX), S("a"), NULL);
+}
+
+/* split into more elements than the collection limit. */
+static void split_many(tfx_ctx *ctx, void *unused)
+{
+    (void)unused;
+    C = ctx;
+    (void)call2("split", 2, S(""), S("abcdefghijk"), NULL);
+}
+
+static bool run(const char *name, void (*test)(tfx_ctx *, void *))
+{
+    tfx_ctx ctx;
+    bool ok;
+
+    if (!tfx_ctx_init(&ctx, NULL)) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    C = &ctx;
+    ok = tfx_ctx_try(&ctx, test, NULL);
+    if (!ok)
+        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
+    tfx_ctx_free(&ctx);
+    C = NULL;
+    return ok;
+}
+
+int main(void)
+{
+    tfx_ctx_limits limits;
+    tfx_ctx small;
+
+    CHECK(run("text", test_text));
+    CHECK(run("calls", test_calls));
+
+    CHECK(tfx_ctx_init(&small, NULL));
+    CHECK(!tfx_ctx_try(&small, indent_huge, NULL));
+    CHECK_STR(small.fail_summary, "String length limit exceeded");
+    tfx_ctx_free(&small);
+
+    tfx_ctx_limits_init(&limits);
+    limits.max_collection_items = 10;
+    CHECK(tfx_ctx_init(&small, &limits));
+    CHECK(!tfx_ctx_try(&small, split_many, NULL));
+    CHECK_STR(small.fail_summary, "Collection size limit exceeded");
+    tfx_ctx_free(&small);
+    C = NULL;
+    return check_report("test_fn_strings");
+}
