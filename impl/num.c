@@ -21,6 +21,8 @@
 
 struct tfx_num {
     mpfr_t v;
+    bool initial_inf; /* cty's shared PositiveInfinity / NegativeInfinity
+                         value [fn.min.initial] */
 };
 
 /* Go's exponent range for x = 0.1bbb… × 2^exp [num.value]. */
@@ -77,6 +79,7 @@ static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
         return NULL;
     }
     mpfr_set_zero(n->v, 1);
+    n->initial_inf = false;
     return n;
 }
 
@@ -791,6 +794,13 @@ tfx_num_err tfx_num_mod(tfx_arena *a, const tfx_num *x, const tfx_num *y,
     mpfr_t q;
     int t;
 
+    if (x->initial_inf || y->initial_inf) {
+        /* [fn.min.initial] upstream multiplies when either operand is
+         * its shared infinity value */
+        tfx_num_err e = tfx_num_mul(a, x, y, out);
+
+        return e == TFX_NUM_ERR_MUL_ZERO_INF ? TFX_NUM_ERR_MOD_INF : e;
+    }
     if (mpfr_zero_p(y->v)) {
         r = num_new(a, prec_of(x));
         if (r == NULL)
@@ -921,4 +931,146 @@ bool tfx_num_signbit(const tfx_num *x)
 unsigned long tfx_num_prec(const tfx_num *x)
 {
     return (unsigned long)mpfr_get_prec(x->v);
+}
+
+/* ------------------------------------------------------------------------
+ * Operations of the numeric functions (spec/functions-numbers.md)
+ */
+
+const tfx_num *tfx_num_initial_inf(tfx_arena *a, bool negative)
+{
+    tfx_num *n = num_new(a, TFX_NUM_PREC_FLOAT);
+
+    if (n == NULL)
+        return NULL;
+    mpfr_set_inf(n->v, negative ? -1 : 1);
+    n->initial_inf = true;
+    return n;
+}
+
+bool tfx_num_is_initial_inf(const tfx_num *x)
+{
+    return x->initial_inf;
+}
+
+const tfx_num *tfx_num_abs(tfx_arena *a, const tfx_num *x)
+{
+    tfx_num *r = num_new(a, prec_of(x));
+
+    if (r == NULL)
+        return NULL;
+    mpfr_abs(r->v, x->v, MPFR_RNDN); /* exact */
+    return r;
+}
+
+const tfx_num *tfx_num_round_int(tfx_arena *a, const tfx_num *x, bool up)
+{
+    tfx_num *r = num_new(a, prec_of(x));
+    saved_range s;
+
+    if (r == NULL)
+        return NULL;
+    s = go_range();
+    if (up)
+        mpfr_ceil(r->v, x->v); /* exact: the integer fits x's precision */
+    else
+        mpfr_floor(r->v, x->v);
+    restore_range(s);
+    if (mpfr_zero_p(r->v))
+        mpfr_set_zero(r->v, 1); /* Go's Int has no -0 */
+    return r;
+}
+
+bool tfx_num_to_double(const tfx_num *x, double *out)
+{
+    double d = mpfr_get_d(x->v, MPFR_RNDN);
+
+    *out = d;
+    return !(isinf(d) && !mpfr_inf_p(x->v));
+}
+
+tfx_num_err tfx_num_from_digits(tfx_arena *a, bool negative, const unsigned char *digits,
+                                size_t n, int base, const tfx_num **out)
+{
+    tfx_num *r;
+    mp_limb_t *lp = NULL;
+    mp_size_t limbs;
+    size_t bits = 0;
+    mpz_t z;
+
+    while (n > 0 && digits[0] == 0) { /* mpn_set_str wants no leading zero */
+        digits++;
+        n--;
+    }
+    if (n > 0) {
+        /* n digits of at most 6 bits each */
+        lp = malloc(((n * 6) / GMP_NUMB_BITS + 2) * sizeof *lp);
+        if (lp == NULL)
+            return TFX_NUM_ERR_NOMEM;
+        limbs = mpn_set_str(lp, digits, n, base);
+        (void)mpz_roinit_n(z, lp, limbs);
+        bits = mpz_sizeinbase(z, 2);
+    }
+    r = num_new(a, (mpfr_prec_t)(bits > 64 ? bits : 64));
+    if (r == NULL) {
+        free(lp);
+        return TFX_NUM_ERR_NOMEM;
+    }
+    if (n > 0) {
+        mpfr_set_z(r->v, z, MPFR_RNDN); /* exact */
+        if (negative)
+            mpfr_neg(r->v, r->v, MPFR_RNDN);
+    }
+    free(lp);
+    *out = r;
+    return TFX_NUM_OK;
+}
+
+/* Rounds r, computed with ternary t, as a float64 (53 bits, float64's
+ * exponent range with its subnormals) and returns it. */
+static double as_float64(mpfr_ptr r, int t)
+{
+    t = mpfr_check_range(r, t, MPFR_RNDN);
+    (void)mpfr_subnormalize(r, t, MPFR_RNDN);
+    return mpfr_get_d(r, MPFR_RNDN);
+}
+
+double tfx_num_float64_fma(double x, double y, double z)
+{
+    mpfr_t a, b, c, r;
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    double d;
+    int t;
+
+    mpfr_inits2(53, a, b, c, r, (mpfr_ptr)NULL);
+    mpfr_set_d(a, x, MPFR_RNDN);
+    mpfr_set_d(b, y, MPFR_RNDN);
+    mpfr_set_d(c, z, MPFR_RNDN);
+    mpfr_set_emin(-1073);
+    mpfr_set_emax(1024);
+    t = mpfr_fma(r, a, b, c, MPFR_RNDN);
+    d = as_float64(r, t);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_clears(a, b, c, r, (mpfr_ptr)NULL);
+    return d;
+}
+
+double tfx_num_float64_sqrt(double x)
+{
+    mpfr_t a, r;
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    double d;
+    int t;
+
+    mpfr_inits2(53, a, r, (mpfr_ptr)NULL);
+    mpfr_set_d(a, x, MPFR_RNDN);
+    mpfr_set_emin(-1073);
+    mpfr_set_emax(1024);
+    t = mpfr_sqrt(r, a, MPFR_RNDN);
+    d = as_float64(r, t);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_clears(a, r, (mpfr_ptr)NULL);
+    return d;
 }

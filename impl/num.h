@@ -138,4 +138,39 @@ bool tfx_num_signbit(const tfx_num *x);
 /* x's precision in bits. */
 unsigned long tfx_num_prec(const tfx_num *x);
 
+/* --- For the numeric functions (spec/functions-numbers.md) --- */
+
+/* A new 53-bit infinity (negative or positive) that is cty's shared
+ * PositiveInfinity / NegativeInfinity value, the initial value of min and
+ * max [fn.min.initial]: tfx_num_mod treats it as upstream's Modulo does
+ * (a multiplication).  Every other operation gives ordinary numbers.
+ * NULL if the arena is exhausted. */
+const tfx_num *tfx_num_initial_inf(tfx_arena *a, bool negative);
+/* Whether x was made by tfx_num_initial_inf. */
+bool tfx_num_is_initial_inf(const tfx_num *x);
+
+/* |x| at x's precision (-0 gives +0); NULL if the arena is exhausted. */
+const tfx_num *tfx_num_abs(tfx_arena *a, const tfx_num *x);
+
+/* The ceiling (up) or floor of finite x at x's precision, zero always
+ * positive (Go's Float.SetInt of the big.Int); NULL if the arena is
+ * exhausted. */
+const tfx_num *tfx_num_round_int(tfx_arena *a, const tfx_num *x, bool up);
+
+/* x as the nearest float64 (Go's Float.Float64, ties to even, infinities
+ * kept): *out is it; false if a finite x overflowed to an infinity. */
+bool tfx_num_to_double(const tfx_num *x, double *out);
+
+/* The integer whose digits (values 0 .. base-1, most significant first)
+ * are digits[0..n), negated if `negative`, as Go's Float.SetInt of it: at
+ * precision max(64, its bit length), exactly, +0 for zero. */
+tfx_num_err tfx_num_from_digits(tfx_arena *a, bool negative, const unsigned char *digits,
+                                size_t n, int base, const tfx_num **out);
+
+/* float64 helpers without the C math library: x*y+z with one rounding
+ * (the FMA instruction), and the correctly rounded square root (NaN for
+ * x < 0). */
+double tfx_num_float64_fma(double x, double y, double z);
+double tfx_num_float64_sqrt(double x);
+
 #endif /* TFX_NUM_H */
