@@ -206,6 +206,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-eval-cases --record
 	$(PYTHON) tools/gen-conversion-matrix --record
 	$(PYTHON) tools/gen-collection-matrix --record
+	$(PYTHON) tools/gen-refs-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.

@@ -20,7 +20,7 @@
 /* The keys one of which every non-stop answer has (conformance/README.md,
  * "The protocol"). */
 static const char *const answer_kinds[] = {
-    "protocol", "value", "diagnostics", "unsupported", "errored",
+    "protocol", "value", "diagnostics", "refs", "unsupported", "errored",
 };
 
 static void check_answer(const char *answer)

@@ -281,5 +281,46 @@ void fuzz_parse_one(const uint8_t *data, size_t size, tfx_mode mode)
         tfx_free(text);
     }
     tfx_arena_free(arena);
+    fuzz_check_refs(src, size);
     tfx_source_free(src);
+}
+
+/* [refs.result] [refs.range] The references of any parse (with errors
+ * too): every range inside the input and ordered, each traversal's range
+ * from its root through its last step, texts present, the JSON list
+ * valid JSON.  (NULL is allowed: a number key like 1e999999999 is too
+ * long to write out.) */
+void fuzz_check_refs(const tfx_source *src, size_t size)
+{
+    tfx_refs *r = tfx_source_refs(src);
+    size_t i;
+    size_t j;
+    char *json;
+
+    if (r == NULL)
+        return;   /* a number key too long to write out (tfexpr.h) */
+    for (i = 0; i < tfx_refs_count(r); i++) {
+        tfx_range whole = tfx_ref_range(r, i);
+        tfx_range root = tfx_ref_root_range(r, i);
+        size_t n = tfx_ref_step_count(r, i);
+
+        if (whole.start.byte > whole.end.byte || whole.end.byte > size
+            || root.start.byte != whole.start.byte || root.end.byte > whole.end.byte)
+            fuzz_fail("reference %zu has a range outside the input or its root", i);
+        if (tfx_ref_text(r, i) == NULL)
+            fuzz_fail("reference %zu has no text", i);
+        for (j = 0; j < n; j++) {
+            const tfx_ref_step *s = tfx_ref_step_at(r, i, j);
+
+            if (s->range.start.byte > s->range.end.byte || s->range.end.byte > whole.end.byte
+                || s->range.start.byte < root.end.byte)
+                fuzz_fail("step %zu of reference %zu lies outside its traversal", j, i);
+            if (s->kind == TFX_REF_INDEX && (s->key_json == NULL || s->key_text == NULL))
+                fuzz_fail("step %zu of reference %zu has no key", j, i);
+        }
+    }
+    json = tfx_refs_json(r);
+    fuzz_check_json(json, 1, "tfx_refs_json");
+    tfx_free(json);
+    tfx_refs_free(r);
 }

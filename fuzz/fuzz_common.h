@@ -56,6 +56,9 @@ void fuzz_check_range(const tfx_range *r, size_t nbytes, const char *what);
  * text in the report. */
 void fuzz_check_json(const char *text, int one_line, const char *what);
 
+/* The checks of tfx_source_refs on any parsed source. */
+void fuzz_check_refs(const tfx_source *src, size_t size);
+
 /* Every check of a public parse result that does not need the tree:
  * each diagnostic has a known category, phase parse, a summary, ranges in
  * bounds, renders and serialises to valid JSON; has_errors agrees with

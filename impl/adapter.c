@@ -8,7 +8,7 @@
  * Written against the public API (tfexpr.h): parse requests are answered
  * with the diagnostics of tfx_source_parse, eval requests with
  * tfx_evaluate's value or diagnostics, convert requests with the value
- * converted by tfx_result_convert.  The `hello` answer declares every
+ * converted by tfx_result_convert, refs requests with tfx_source_refs.  The `hello` answer declares every
  * capability tfexpr is built to have.
  */
 #include "tfexpr.h"
@@ -28,7 +28,8 @@ struct tfx_adapter {
 
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
-    "mode.expression", "mode.template", "request.parse", "request.convert", "unknown", "marks",
+    "mode.expression", "mode.template", "request.parse", "request.convert", "request.refs",
+    "unknown", "marks",
     "ranges.column", "numeric.bigfloat512",
 };
 
@@ -238,6 +239,41 @@ static json_t *answer_parse(json_t *seq, json_t *c)
     return answer;
 }
 
+/* A refs request [refs.protocol]: the traversals the input refers to, or
+ * the parse's diagnostics when it has errors. */
+static json_t *answer_refs(json_t *seq, json_t *c)
+{
+    json_t *answer;
+    tfx_source *src = parse_case(seq, c, &answer);
+    tfx_refs *refs;
+    char *text;
+    json_t *list;
+
+    if (src == NULL)
+        return answer;
+    if (tfx_source_has_errors(src)) {
+        answer = answer_diagnostics(seq, src, NULL);
+        tfx_source_free(src);
+        return answer;
+    }
+    refs = tfx_source_refs(src);
+    text = refs != NULL ? tfx_refs_json(refs) : NULL;
+    list = text != NULL ? json_loads(text, 0, NULL) : NULL;
+    tfx_free(text);
+    tfx_refs_free(refs);
+    tfx_source_free(src);
+    if (list == NULL)
+        return errored(seq, "out of memory");
+    answer = json_object();
+    if (answer == NULL) {
+        json_decref(list);
+        return NULL;
+    }
+    json_object_set(answer, "seq", seq);
+    json_object_set_new(answer, "refs", list);
+    return answer;
+}
+
 /* The context of a case: its variables. */
 static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
 {
@@ -355,6 +391,8 @@ static json_t *answer_run(json_t *request)
         return answer_parse(seq, c);
     if (kind == NULL || strcmp(kind, "eval") == 0)
         return answer_eval(seq, c, false);
+    if (strcmp(kind, "refs") == 0)
+        return answer_refs(seq, c);
     if (strcmp(kind, "convert") == 0)
         return answer_eval(seq, c, true);
     answer = json_object();

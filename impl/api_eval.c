@@ -514,3 +514,25 @@ TFX_API char *tfx_result_type(const tfx_result *r)
     tfx_ctx_free(&scratch);
     return job.text;
 }
+
+static void type_json(tfx_ctx *mem, void *arg)
+{
+    type_job *job = arg;
+
+    job->text = dup_cstr(tfx_json_encode_type(mem, job->type, NULL));
+}
+
+/* [check.result] */
+TFX_API char *tfx_result_type_json(const tfx_result *r)
+{
+    tfx_ctx scratch;
+    type_job job;
+
+    if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
+        return NULL;
+    job.type = r->value->type;
+    job.text = NULL;
+    (void)tfx_ctx_try(&scratch, type_json, &job);
+    tfx_ctx_free(&scratch);
+    return job.text;
+}

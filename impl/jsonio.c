@@ -1030,7 +1030,7 @@ static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t, bool optional)
 {
     const tfx_type **elems;
     bool *opt = NULL;
-    size_t i, k;
+    size_t i;
 
     switch (t->kind) {
     case TFX_TYPE_DYNAMIC: return &tfx_type_dynamic;
@@ -1052,8 +1052,10 @@ static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t, bool optional)
         return tfx_type_tuple(ctx, elems, t->n);
     if (optional && t->nopt > 0) {
         /* both name lists are sorted: a merge */
+        size_t k = 0;
+
         opt = tfx_ctx_alloc_array(ctx, t->n + 1, sizeof *opt);
-        for (i = 0, k = 0; i < t->n; i++) {
+        for (i = 0; i < t->n; i++) {
             while (k < t->nopt && tfx_str_cmp(t->opt[k], t->names[i]) < 0)
                 k++;
             opt[i] = k < t->nopt && tfx_str_cmp(t->opt[k], t->names[i]) == 0;

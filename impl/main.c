@@ -24,6 +24,8 @@ static const char usage_main[] =
     "commands:\n"
     "  eval      evaluate an expression or template; print its value or errors\n"
     "  parse     parse an expression or template; print its syntax tree or errors\n"
+    "  refs      list the variable references of an expression or template\n"
+    "  check     the result type of an expression from its variables' types alone\n"
     "  adapter   speak the conformance protocol on stdin/stdout\n"
     "  version   print the version\n"
     "\n"
@@ -81,6 +83,40 @@ static const char usage_eval[] =
     "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
     "line and a caret under the construct at fault.\n"
     "Exit status: 0 evaluated, 1 the input has errors, 2 usage or I/O error.\n";
+
+static const char usage_refs[] =
+    "usage: tfexpr refs [--template] [--format text|json] (EXPR | - | --file FILE)\n"
+    "\n"
+    "Lists the variable references of the expression EXPR (or with --template a\n"
+    "bare template), read from the argument, from standard input (-) or from\n"
+    "FILE, without evaluating it: one traversal per reference to a root name,\n"
+    "in source order, names bound by an enclosing for left out, as HCL's\n"
+    "Variables() lists them (spec/references.md):\n"
+    "  text   one traversal per line, e.g. var.a[0]  <expression>:1:1-1:9\n"
+    "         (the default)\n"
+    "  json   {\"ok\": true, \"refs\": [...], \"diagnostics\": []}, each traversal\n"
+    "         {\"root\", \"steps\": [{\"attr\"} | {\"index\": TYPED}], \"root_range\",\n"
+    "         \"range\"} as the conformance protocol's refs answer has it\n"
+    "Syntax errors are printed to standard error as FILE:LINE:COLUMN with the\n"
+    "source line and a caret (with --format json, in \"diagnostics\").\n"
+    "Exit status: 0 listed, 1 the input has errors, 2 usage or I/O error.\n";
+
+static const char usage_check[] =
+    "usage: tfexpr check [--vars-types FILE.json] [--template] [--format text|json]\n"
+    "                    (EXPR | - | --file FILE)\n"
+    "\n"
+    "Finds the type of the expression EXPR (or with --template a bare template)\n"
+    "from the types of its variables alone: it is evaluated with each variable\n"
+    "an unknown value of its type, and the result's type is printed in\n"
+    "type-constraint notation (dynamic when it depends on values), with the\n"
+    "errors that hold whatever the values are (spec/references.md, check.*):\n"
+    "  --vars-types FILE.json   a JSON object of NAME -> type in cty's JSON type\n"
+    "                           syntax: {\"var\": [\"object\", {\"a\": \"string\"}]}\n"
+    "  --format json            {\"ok\": ..., \"type\": TYPE-JSON, \"type_text\": ...,\n"
+    "                           \"diagnostics\": [...]}\n"
+    "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
+    "line and a caret under the construct at fault.\n"
+    "Exit status: 0 no error, 1 the input has errors, 2 usage or I/O error.\n";
 
 static const char usage_version[] =
     "usage: tfexpr version [--help]\n"
@@ -567,6 +603,230 @@ static int cmd_eval(int argc, char **argv)
     return status;
 }
 
+/* The arguments of refs and check: [--template] [--format text|json]
+ * [--vars-types FILE (check only)] (EXPR | - | --file FILE | -- EXPR). */
+typedef struct {
+    tfx_mode mode;
+    int json;
+    const char *file;
+    const char *text;
+    const char *types;      /* --vars-types */
+} input_args;
+
+/* Parses the arguments of `cmd`; -1 to go on, else the exit status. */
+static int parse_input_args(const char *cmd, const char *usage, int allow_types, int argc,
+                            char **argv, input_args *in)
+{
+    int a;
+
+    memset(in, 0, sizeof(*in));
+    in->mode = TFX_MODE_EXPRESSION;
+    for (a = 1; a < argc; a++) {
+        int have = in->file != NULL || in->text != NULL;
+
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(usage, stdout);
+            return EXIT_SUCCESS;
+        } else if (strcmp(argv[a], "--template") == 0) {
+            in->mode = TFX_MODE_TEMPLATE;
+        } else if (strcmp(argv[a], "--format") == 0 && a + 1 < argc) {
+            const char *f = argv[++a];
+
+            if (strcmp(f, "text") != 0 && strcmp(f, "json") != 0) {
+                fprintf(stderr, "tfexpr %s: unknown format '%s'\n%s", cmd, f, usage);
+                return EXIT_USAGE;
+            }
+            in->json = strcmp(f, "json") == 0;
+        } else if (allow_types && strcmp(argv[a], "--vars-types") == 0 && a + 1 < argc) {
+            in->types = argv[++a];
+        } else if (strcmp(argv[a], "--file") == 0 && a + 1 < argc && !have) {
+            in->file = argv[++a];
+        } else if (strcmp(argv[a], "-") == 0 && !have) {
+            in->file = "-";
+        } else if (strcmp(argv[a], "--") == 0 && a + 1 < argc && !have) {
+            in->text = argv[++a];
+        } else if (argv[a][0] != '-' && !have) {
+            in->text = argv[a];
+        } else {
+            fprintf(stderr, "tfexpr %s: unexpected argument '%s'\n%s", cmd, argv[a], usage);
+            return EXIT_USAGE;
+        }
+    }
+    if (in->file == NULL && in->text == NULL) {
+        fprintf(stderr, "tfexpr %s: no expression\n%s", cmd, usage);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* Reads and parses the input of `in`; NULL (after a message) on an I/O
+ * error or exhausted memory. */
+static tfx_source *parse_input(const char *cmd, const input_args *in)
+{
+    const char *name;
+    size_t n;
+    char *input = read_input(in->file, in->text, &name, &n);
+    tfx_source *src;
+
+    if (input == NULL) {
+        fprintf(stderr, "tfexpr %s: cannot read %s\n", cmd, in->file != NULL ? in->file : "the input");
+        return NULL;
+    }
+    src = tfx_source_parse(name, input, n, in->mode, NULL);
+    free(input);
+    if (src == NULL)
+        fprintf(stderr, "tfexpr %s: out of memory\n", cmd);
+    return src;
+}
+
+/* Prints ,"diagnostics":[...]} of a source or result and a newline. */
+static void print_diags_json(const tfx_source *src, const tfx_result *r)
+{
+    size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
+    size_t i;
+
+    fputs(",\"diagnostics\":[", stdout);
+    for (i = 0; i < n; i++) {
+        char *d = tfx_diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i));
+
+        printf("%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
+        tfx_free(d);
+    }
+    puts("]}");
+}
+
+/* [refs.result] [refs.text] [refs.parse-errors] */
+static int cmd_refs(int argc, char **argv)
+{
+    input_args in;
+    tfx_source *src;
+    tfx_refs *refs = NULL;
+    int status = parse_input_args("refs", usage_refs, 0, argc, argv, &in);
+
+    if (status >= 0)
+        return status;
+    src = parse_input("refs", &in);
+    if (src == NULL)
+        return EXIT_USAGE;
+    if (!tfx_source_has_errors(src)) {
+        refs = tfx_source_refs(src);
+        if (refs == NULL) {
+            fputs("tfexpr refs: out of memory, or an index key is a number too long to write out\n",
+                  stderr);
+            tfx_source_free(src);
+            return EXIT_USAGE;
+        }
+    }
+    status = refs == NULL ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
+    if (in.json) {
+        char *list = refs != NULL ? tfx_refs_json(refs) : NULL;
+
+        if (refs != NULL && list == NULL) {
+            fputs("tfexpr refs: out of memory\n", stderr);
+            status = EXIT_USAGE;
+        }
+        printf("{\"ok\":%s", list != NULL ? "true" : "false");
+        if (list != NULL)
+            printf(",\"refs\":%s", list);
+        tfx_free(list);
+        print_diags_json(src, NULL);
+    } else {
+        size_t i;
+
+        print_diags(src, NULL);
+        for (i = 0; i < tfx_refs_count(refs); i++) {
+            tfx_range rg = tfx_ref_range(refs, i);
+
+            printf("%s\t%s:%zu:%zu-%zu:%zu\n", tfx_ref_text(refs, i),
+                   in.file == NULL ? "<expression>" : strcmp(in.file, "-") == 0 ? "<stdin>" : in.file,
+                   rg.start.line, rg.start.column, rg.end.line, rg.end.column);
+        }
+    }
+    tfx_refs_free(refs);
+    tfx_source_free(src);
+    return status;
+}
+
+/* Loads --vars-types FILE into the context; false (after a message) on
+ * error. */
+static int load_types_file(tfx_context *ctx, const char *path)
+{
+    const char *name;
+    size_t n;
+    char *error = NULL;
+    char *text = read_input(path, NULL, &name, &n);
+    int ok;
+
+    if (text == NULL) {
+        fprintf(stderr, "tfexpr check: cannot read %s\n", path);
+        return 0;
+    }
+    ok = tfx_context_set_unknown_all(ctx, text, n, &error) == 0;
+    if (!ok)
+        fprintf(stderr, "tfexpr check: %s: %s\n", path, error != NULL ? error : "out of memory");
+    tfx_free(error);
+    free(text);
+    return ok;
+}
+
+/* [check.types] [check.result] [check.errors] */
+static int cmd_check(int argc, char **argv)
+{
+    input_args in;
+    tfx_context *ctx;
+    tfx_source *src;
+    tfx_result *r = NULL;
+    int status = parse_input_args("check", usage_check, 1, argc, argv, &in);
+
+    if (status >= 0)
+        return status;
+    ctx = tfx_context_new();
+    if (ctx == NULL) {
+        fputs("tfexpr check: out of memory\n", stderr);
+        return EXIT_USAGE;
+    }
+    if (in.types != NULL && !load_types_file(ctx, in.types)) {
+        tfx_context_free(ctx);
+        return EXIT_USAGE;
+    }
+    src = parse_input("check", &in);
+    if (src == NULL) {
+        tfx_context_free(ctx);
+        return EXIT_USAGE;
+    }
+    if (!tfx_source_has_errors(src))
+        r = tfx_evaluate(src, ctx, NULL);
+    if (r == NULL && !tfx_source_has_errors(src)) {
+        fputs("tfexpr check: out of memory\n", stderr);
+        status = EXIT_USAGE;
+    } else {
+        int failed = r == NULL || tfx_result_has_errors(r);
+        char *type = failed ? NULL : tfx_result_type(r);
+        char *type_json = failed ? NULL : tfx_result_type_json(r);
+
+        status = failed ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
+        if (!failed && (type == NULL || type_json == NULL)) {
+            fputs("tfexpr check: out of memory\n", stderr);
+            status = EXIT_USAGE;
+        } else if (in.json) {
+            printf("{\"ok\":%s", failed ? "false" : "true");
+            if (!failed)
+                printf(",\"type\":%s,\"type_text\":\"%s\"", type_json, type);
+            print_diags_json(src, r);
+        } else {
+            print_diags(src, r);
+            if (!failed)
+                puts(type);
+        }
+        tfx_free(type);
+        tfx_free(type_json);
+    }
+    tfx_result_free(r);
+    tfx_source_free(src);
+    tfx_context_free(ctx);
+    return status;
+}
+
 static int cmd_version(int argc, char **argv)
 {
     int rc = common_args(argc, argv, usage_version);
@@ -596,6 +856,10 @@ int main(int argc, char **argv)
         return cmd_eval(argc - 1, argv + 1);
     if (strcmp(argv[1], "parse") == 0)
         return cmd_parse(argc - 1, argv + 1);
+    if (strcmp(argv[1], "refs") == 0)
+        return cmd_refs(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0)
+        return cmd_check(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0)
         return cmd_version(argc - 1, argv + 1);
     fprintf(stderr, "tfexpr: unknown command '%s'\n%s", argv[1], usage_main);

@@ -17,8 +17,9 @@
  *
  * Lifetimes: a tfx_source (parsed text) and a tfx_context (variables and
  * functions) must outlive every tfx_result evaluated from them, because
- * results share memory with both.  Free results first, then contexts and
- * sources, in any order.
+ * results share memory with both; likewise a tfx_source must outlive every
+ * tfx_refs listed from it.  Free results and refs first, then contexts
+ * and sources, in any order.
  */
 #ifndef TFEXPR_H
 #define TFEXPR_H
@@ -277,6 +278,84 @@ TFX_API int tfx_result_convert(tfx_result *r, const char *type_json, size_t nbyt
 /* The value's type in type-constraint syntax, e.g. "list(string)".  Free
  * with tfx_free. */
 TFX_API char *tfx_result_type(const tfx_result *r);
+
+/* The value's type in cty's JSON type syntax, e.g. ["list","string"].
+ * Free with tfx_free; NULL if there is no value or memory ran out. */
+TFX_API char *tfx_result_type_json(const tfx_result *r);
+
+/* ---------------------------------------------------------------------
+ * References (static analysis, spec/references.md)
+ *
+ * The variables an expression or template refers to, found without
+ * evaluating it, exactly as upstream's hclsyntax Variables() lists them:
+ * one traversal per reference to a root name, in source order, names
+ * bound by an enclosing `for` (or %{for}) left out.  A traversal is a
+ * root name and the static steps after it: `.name` attributes and
+ * `[literal]` indexes; it ends at the first step that is not static.
+ * ------------------------------------------------------------------ */
+
+/* The references of one source. */
+typedef struct tfx_refs tfx_refs;
+
+typedef enum { TFX_REF_ATTR, TFX_REF_INDEX } tfx_ref_step_kind;
+
+/* One step after the root.  The strings live as long as the tfx_refs
+ * (names point into its tfx_source, which must outlive it). */
+typedef struct {
+    tfx_ref_step_kind kind;
+    const char *name;        /* ATTR: the attribute name (not NUL-terminated; nname bytes) */
+    size_t nname;
+    const char *key_json;    /* INDEX: the key in the corpus's typed JSON encoding,
+                                e.g. {"type":"number","v":"0"} (NUL-terminated) */
+    const char *key_text;    /* INDEX: the key as written in a traversal: 0, 1.5, "k",
+                                true, null (NUL-terminated) */
+    tfx_range range;         /* `.name` from the dot, `[key]` bracket to bracket */
+} tfx_ref_step;
+
+/* The references of a parsed source (its tree is walked as far as the
+ * parse built it, also after syntax errors; callers usually report those
+ * instead).  Returns NULL if memory runs out, or if a number index key
+ * would have a text longer than 64 MiB (a literal like a[1e646456992] is
+ * a valid number of 646 million digits).  The result refers to
+ * `src`, which must outlive it; free it with tfx_refs_free. */
+TFX_API tfx_refs *tfx_source_refs(const tfx_source *src);
+
+/* Frees a tfx_refs.  NULL is allowed. */
+TFX_API void tfx_refs_free(tfx_refs *r);
+
+/* How many traversals; the accessors below take i < tfx_refs_count and
+ * j < tfx_ref_step_count(r, i). */
+TFX_API size_t tfx_refs_count(const tfx_refs *r);
+
+/* The root name (not NUL-terminated; *nbytes its length). */
+TFX_API const char *tfx_ref_root(const tfx_refs *r, size_t i, size_t *nbytes);
+
+/* The range of the root name, and of the whole traversal (root name
+ * through its last step). */
+TFX_API tfx_range tfx_ref_root_range(const tfx_refs *r, size_t i);
+TFX_API tfx_range tfx_ref_range(const tfx_refs *r, size_t i);
+
+TFX_API size_t tfx_ref_step_count(const tfx_refs *r, size_t i);
+TFX_API const tfx_ref_step *tfx_ref_step_at(const tfx_refs *r, size_t i, size_t j);
+
+/* The traversal as text, e.g. a.b[0]["k"] (NUL-terminated; lives as
+ * long as r). */
+TFX_API const char *tfx_ref_text(const tfx_refs *r, size_t i);
+
+/* Every traversal as the protocol's JSON list (conformance/README.md,
+ * "Reference requests"): [{"root": ..., "steps": [...], "root_range":
+ * ..., "range": ...}, ...].  Free with tfx_free; NULL if memory ran
+ * out. */
+TFX_API char *tfx_refs_json(const tfx_refs *r);
+
+/* Defines every variable of `json`, a JSON object of name -> type in
+ * cty's JSON type syntax ("string", ["list","number"], ...), as an
+ * unknown value of that type: evaluating with such a context finds the
+ * result type and the errors that do not depend on values (`tfexpr
+ * check`, [check.types]).  Returns 0 on success; on error -1 and a
+ * message in *error (free with tfx_free) if error is not NULL. */
+TFX_API int tfx_context_set_unknown_all(tfx_context *ctx, const char *json, size_t nbytes,
+                                        char **error);
 
 /* ---------------------------------------------------------------------
  * Conformance protocol adapter

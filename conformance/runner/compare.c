@@ -8,6 +8,7 @@
  *   {"seq", "diagnostics", "value"?}        failed (an error is required)
  *   {"seq", "diagnostics"}                  a parse request's answer, maybe
  *                                           with no diagnostic at all
+ *   {"seq", "refs"}                         a refs request's answer
  *   {"seq", "unsupported": true, "message"}
  *   {"seq", "errored": true, "message"}
  * Anything else, including members outside its form, is malformed.
@@ -22,7 +23,7 @@ static const char *const outcome_names[RN_NOUTCOMES] = {
 };
 
 static const char *const level_names[RN_NLEVELS] = {
-    "outcome", "type", "value", "marks", "count", "phase", "category",
+    "outcome", "type", "value", "marks", "refs", "count", "phase", "category",
     "range", "position", "summary",
 };
 
@@ -151,9 +152,44 @@ static rn_answer_kind classify_message(json_t *answer, const char *flag,
     return kind;
 }
 
-rn_answer_kind rn_answer_classify(json_t *answer, bool parse_request, char **why)
+/* A refs request's answer: {"seq", "refs"}, or {"seq", "diagnostics"}
+ * with an error (the parse failed). */
+static rn_answer_kind classify_refs(json_t *answer, char **why)
+{
+    static const char *const allowed[] = {"seq", "refs", "diagnostics", NULL};
+    json_t *refs = json_object_get(answer, "refs");
+    json_t *diags = json_object_get(answer, "diagnostics");
+    char *sub = NULL;
+
+    if (!only_members(answer, allowed, why))
+        return RN_ANS_MALFORMED;
+    if ((refs == NULL) == (diags == NULL)) {
+        *why = rn_xstrdup("a refs request is answered with exactly one of \"refs\" and "
+                          "\"diagnostics\"");
+        return RN_ANS_MALFORMED;
+    }
+    if (refs != NULL && !rn_refs_check(refs, &sub)) {
+        *why = rn_xasprintf("invalid refs: %s", sub);
+        free(sub);
+        return RN_ANS_MALFORMED;
+    }
+    if (diags != NULL && !rn_diags_check(diags, false, &sub)) {
+        *why = rn_xasprintf("invalid diagnostics: %s", sub);
+        free(sub);
+        return RN_ANS_MALFORMED;
+    }
+    if (diags != NULL && !rn_diags_have_error(diags)) {
+        *why = rn_xstrdup("a \"diagnostics\" answer to a refs request must hold an "
+                          "error diagnostic");
+        return RN_ANS_MALFORMED;
+    }
+    return RN_ANS_EVAL;
+}
+
+rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **why)
 {
     static const char *const allowed[] = {"seq", "value", "diagnostics", NULL};
+    bool parse_request = request != NULL && strcmp(request, "parse") == 0;
     json_t *value = json_object_get(answer, "value");
     json_t *diags = json_object_get(answer, "diagnostics");
     char *sub = NULL;
@@ -162,6 +198,8 @@ rn_answer_kind rn_answer_classify(json_t *answer, bool parse_request, char **why
         return classify_message(answer, "errored", RN_ANS_ERRORED, why);
     if (json_object_get(answer, "unsupported") != NULL)
         return classify_message(answer, "unsupported", RN_ANS_UNSUPPORTED, why);
+    if (request != NULL && strcmp(request, "refs") == 0)
+        return classify_refs(answer, why);
     if (value == NULL && diags == NULL) {
         *why = rn_xstrdup("the answer has none of \"value\", \"diagnostics\", "
                           "\"unsupported\", \"errored\"");
@@ -237,8 +275,11 @@ void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
                 rn_result *r)
 {
     json_t *value = json_object_get(expect, "value");
+    json_t *refs = json_object_get(expect, "refs");
 
-    if (value != NULL)
+    if (refs != NULL)
+        rn_refs_compare(ctx, refs, answer, r);
+    else if (value != NULL)
         compare_value_case(value, answer, r, ctx->categories);
     else
         rn_diags_compare(ctx, json_object_get(expect, "diagnostics"),

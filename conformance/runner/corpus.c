@@ -301,13 +301,15 @@ static bool one_of(const char *s, const char *const *allowed)
 }
 
 /* A case's expectation; `parse` says the case is a parse request, which
- * expects a list of diagnostics that may be empty. */
-static bool check_expect(json_t *expect, bool parse, char **why)
+ * expects a list of diagnostics that may be empty; `refs` a refs request,
+ * which expects a list of traversals (or the parse's errors). */
+static bool check_expect(json_t *expect, bool parse, bool refs_request, char **why)
 {
     const char *key;
     json_t *item;
     json_t *value = json_object_get(expect, "value");
     json_t *diags = json_object_get(expect, "diagnostics");
+    json_t *refs = json_object_get(expect, "refs");
     char *sub = NULL;
 
     if (!json_is_object(expect)) {
@@ -315,10 +317,28 @@ static bool check_expect(json_t *expect, bool parse, char **why)
         return false;
     }
     json_object_foreach(expect, key, item) {
-        if (strcmp(key, "value") != 0 && strcmp(key, "diagnostics") != 0) {
+        if (strcmp(key, "value") != 0 && strcmp(key, "diagnostics") != 0 &&
+            strcmp(key, "refs") != 0) {
             *why = rn_xasprintf("unexpected member \"%s\" in \"expect\"", key);
             return false;
         }
+    }
+    if (refs_request) {
+        if (value != NULL || (refs == NULL) == (diags == NULL)) {
+            *why = rn_xstrdup("a refs case's \"expect\" holds exactly one of \"refs\" "
+                              "and \"diagnostics\"");
+            return false;
+        }
+        if (refs != NULL && !rn_refs_check(refs, &sub)) {
+            *why = rn_xasprintf("expect.%s", sub);
+            free(sub);
+            return false;
+        }
+        if (refs != NULL)
+            return true;
+    } else if (refs != NULL) {
+        *why = rn_xstrdup("only a refs case expects \"refs\"");
+        return false;
     }
     if ((value == NULL) == (diags == NULL)) {
         *why = rn_xstrdup("\"expect\" holds exactly one of \"value\" and "
@@ -454,7 +474,9 @@ static bool check_case(json_t *c, char **why)
     }
     return check_expect(json_object_get(c, "expect"),
                         rn_json_str(c, "request") != NULL
-                        && strcmp(rn_json_str(c, "request"), "parse") == 0, why);
+                        && strcmp(rn_json_str(c, "request"), "parse") == 0,
+                        rn_json_str(c, "request") != NULL
+                        && strcmp(rn_json_str(c, "request"), "refs") == 0, why);
 }
 
 /* ------------------------------------------------------------------ */

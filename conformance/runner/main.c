@@ -101,7 +101,7 @@ static void execute(run *rs, rn_case *c)
         return;
     }
     kind = rn_json_str(c->fields, "request");
-    switch (rn_answer_classify(answer, kind != NULL && strcmp(kind, "parse") == 0, &why)) {
+    switch (rn_answer_classify(answer, kind, &why)) {
     case RN_ANS_MALFORMED: {
         char *text = rn_json_compact(answer);
         char *quoted = rn_utf8_quote(text, strlen(text), RN_QUOTE_NBYTES);

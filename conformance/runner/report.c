@@ -122,6 +122,31 @@ static void add_diag(rn_buf *b, const rn_report *rep, const char *indent,
 }
 
 /* The answer as received, rendered. */
+/* The traversals of a refs answer or expectation, one per line, with
+ * their byte ranges. */
+static void add_refs(rn_buf *b, const char *indent, json_t *refs)
+{
+    size_t i;
+    json_t *t;
+
+    if (refs == NULL)
+        return;
+    if (json_array_size(refs) == 0)
+        add_line(b, indent, "", "(no references)");
+    json_array_foreach(refs, i, t) {
+        rn_buf line = {0};
+        json_t *range = json_object_get(t, "range");
+        json_t *start = json_object_get(json_object_get(range, "start"), "byte");
+        json_t *end = json_object_get(json_object_get(range, "end"), "byte");
+
+        rn_ref_render(&line, t);
+        rn_buf_printf(&line, " %" JSON_INTEGER_FORMAT "-%" JSON_INTEGER_FORMAT,
+                      json_integer_value(start), json_integer_value(end));
+        add_line(b, indent, "", line.data);
+        rn_buf_free(&line);
+    }
+}
+
 static void render_got(rn_buf *b, const rn_report *rep, json_t *got,
                        const char *indent)
 {
@@ -133,6 +158,7 @@ static void render_got(rn_buf *b, const rn_report *rep, json_t *got,
     if (value != NULL)
         add_value(b, indent, rn_diags_have_error(diags) ? "(value, ignored) " : "",
                   value);
+    add_refs(b, indent, json_object_get(got, "refs"));
     json_array_foreach(diags, i, d) {
         add_diag(b, rep, indent, d);
     }
@@ -147,6 +173,7 @@ static void render_expected(rn_buf *b, const rn_report *rep, json_t *expect,
 
     if (value != NULL)
         add_value(b, indent, "", value);
+    add_refs(b, indent, json_object_get(expect, "refs"));
     json_array_foreach(json_object_get(expect, "diagnostics"), i, d) {
         add_diag(b, rep, indent, d);
     }

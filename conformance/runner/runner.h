@@ -133,13 +133,14 @@ typedef enum rn_outcome {
 } rn_outcome;
 
 /* The comparison levels (conformance/README.md, "Comparing results").
- * Value cases use OUTCOME..MARKS, diagnostic cases OUTCOME and
- * COUNT..SUMMARY.  SUMMARY is informative and never fails. */
+ * Value cases use OUTCOME..MARKS, reference cases OUTCOME, REFS, RANGE
+ * and POSITION, diagnostic cases OUTCOME and COUNT..SUMMARY.  SUMMARY is informative and never fails. */
 typedef enum rn_level {
     RN_LV_OUTCOME,
     RN_LV_TYPE,
     RN_LV_VALUE,
     RN_LV_MARKS,
+    RN_LV_REFS,
     RN_LV_COUNT,
     RN_LV_PHASE,
     RN_LV_CATEGORY,
@@ -301,13 +302,25 @@ typedef struct rn_compare_ctx {
     bool columns;        /* the adapter declared "ranges.column" */
 } rn_compare_ctx;
 
-/* Which of the four answer forms `answer` is; for UNSUPPORTED, ERRORED and
- * MALFORMED, *why is the message or the defect (caller frees). */
-rn_answer_kind rn_answer_classify(json_t *answer, bool parse_request, char **why);
+/* Which of the four answer forms `answer` is, for a case of `request`
+ * ("eval" when NULL); for UNSUPPORTED, ERRORED and MALFORMED, *why is the message or the defect (caller frees). */
+rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **why);
 /* Compares an RN_ANS_EVAL answer with the expectation, setting the levels
  * and differences of r, and r->outcome to PASS or FAIL. */
 void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
                 rn_result *r);
+
+/* ------------------------------------------------------------------ */
+/* refs.c */
+
+/* Checks a list of traversals (a refs answer's or expectation's "refs"). */
+bool rn_refs_check(json_t *refs, char **why);
+/* Compares expected traversals with an answer's (its "refs", or its
+ * diagnostics): the outcome, refs, range and position levels. */
+void rn_refs_compare(const rn_compare_ctx *ctx, json_t *expected, json_t *answer,
+                     rn_result *r);
+/* `a.b[0]["k"]` */
+void rn_ref_render(rn_buf *b, json_t *t);
 
 /* ------------------------------------------------------------------ */
 /* value.c */

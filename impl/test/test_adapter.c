@@ -144,6 +144,43 @@ static void test_not_nul_terminated(void)
     tfx_adapter_free(a);
 }
 
+/* [refs.protocol] [refs.parse-errors] refs requests: the list, empty or
+ * not; the parse's errors when it fails; request.refs declared. */
+static void test_refs_request(void)
+{
+    tfx_adapter *a = tfx_adapter_new();
+    int stop = -1;
+    json_t *ans = ask(a, "{\"cmd\":\"run\",\"seq\":7,\"case\":{\"request\":\"refs\","
+                         "\"mode\":\"expression\",\"input\":\"a.b[0] + c\"}}", &stop);
+    json_t *refs = json_object_get(ans, "refs");
+    json_t *caps;
+    size_t i;
+    int declared = 0;
+
+    CHECK(json_integer_value(json_object_get(ans, "seq")) == 7);
+    CHECK(json_array_size(refs) == 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(refs, 0), "root")), "a");
+    CHECK(json_array_size(json_object_get(json_array_get(refs, 0), "steps")) == 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(refs, 1), "root")), "c");
+    json_decref(ans);
+    ans = ask(a, "{\"cmd\":\"run\",\"seq\":8,\"case\":{\"request\":\"refs\","
+                 "\"mode\":\"template\",\"input\":\"x\"}}", &stop);
+    CHECK(json_is_array(json_object_get(ans, "refs")) && json_array_size(json_object_get(ans, "refs")) == 0);
+    json_decref(ans);
+    ans = ask(a, "{\"cmd\":\"run\",\"seq\":9,\"case\":{\"request\":\"refs\","
+                 "\"mode\":\"expression\",\"input\":\"a.\"}}", &stop);
+    CHECK(json_object_get(ans, "refs") == NULL);
+    CHECK(json_array_size(json_object_get(ans, "diagnostics")) == 1);
+    json_decref(ans);
+    ans = ask(a, "{\"cmd\":\"hello\",\"protocol\":1,\"profile\":\"P14\"}", &stop);
+    caps = json_object_get(ans, "capabilities");
+    for (i = 0; i < json_array_size(caps); i++)
+        declared |= strcmp(json_string_value(json_array_get(caps, i)), "request.refs") == 0;
+    CHECK(declared);
+    json_decref(ans);
+    tfx_adapter_free(a);
+}
+
 int main(void)
 {
     test_hello();
@@ -152,5 +189,6 @@ int main(void)
     test_bad_requests();
     test_stop();
     test_not_nul_terminated();
+    test_refs_request();
     return check_report("test_adapter");
 }

@@ -21,7 +21,7 @@ expect 0 "$tfexpr" --help
 expect 0 "$tfexpr" --version
 expect 2 "$tfexpr"
 expect 2 "$tfexpr" no-such-command
-for c in adapter version parse eval; do
+for c in adapter version parse eval refs check; do
     expect 0 "$tfexpr" "$c" --help
     expect 2 "$tfexpr" "$c" --no-such-option
     if "$tfexpr" "$c" --help | grep -q "^usage: tfexpr $c"; then ok; else bad "$c --help has no usage line"; fi
@@ -94,6 +94,75 @@ case "$status $out" in
     '2 {"ok":false,"error":'*) ok ;;
     *) bad "unshowable value: $status $out" ;;
 esac
+
+# refs [refs.result] [refs.text] [refs.parse-errors]: one traversal per
+# line with its range; JSON as the protocol's refs answer; syntax errors
+# exit 1; usage errors exit 2.
+expect 0 "$tfexpr" refs 'a.b'
+expect 0 "$tfexpr" refs '1 + 2'
+expect 1 "$tfexpr" refs 'a.'
+expect 2 "$tfexpr" refs
+expect 2 "$tfexpr" refs --format nope a
+expect 2 "$tfexpr" refs --file /nonexistent/file
+expect 2 "$tfexpr" refs a b
+out=$("$tfexpr" refs 'a.b[0]["k"] + [for x in c: x.y + z] + d[*].e + f(g.0)')
+want=$(printf 'a.b[0]["k"]\t<expression>:1:1-1:12\nc\t<expression>:1:25-1:26\nz\t<expression>:1:34-1:35\nd\t<expression>:1:39-1:40\ng[0]\t<expression>:1:50-1:53')
+if [ "$out" = "$want" ]; then ok; else bad "refs text: $out"; fi
+if [ -z "$("$tfexpr" refs '"x"')" ]; then ok; else bad "refs of a literal"; fi
+out=$("$tfexpr" refs --format json 'a[1.50]')
+case "$out" in
+    '{"ok":true,"refs":[{"root":"a","steps":[{"index":{"type":"number","v":"1.5"},"range":{"start":{"byte":1,"line":1,"column":2},"end":{"byte":7,"line":1,"column":8}}}],"root_range":'*'"diagnostics":[]}') ok ;;
+    *) bad "refs --format json: $out" ;;
+esac
+out=$("$tfexpr" refs --format json '{k = v}.' 2>/dev/null); status=$?
+case "$status $out" in
+    '1 {"ok":false,"diagnostics":[{"severity":"error","phase":"parse"'*) ok ;;
+    *) bad "refs --format json with a syntax error: $status $out" ;;
+esac
+err=$("$tfexpr" refs 'a[' 2>&1 >/dev/null)
+case "$err" in
+    "<expression>:1:3: error: Missing expression [syntax.missing-token]"*) ok ;;
+    *) bad "refs error rendering: $err" ;;
+esac
+out=$(printf '%%{ for x in a }${x}${y.z}%%{ endfor }' | "$tfexpr" refs --template -)
+if [ "$out" = "$(printf 'a\t<stdin>:1:13-1:14\ny.z\t<stdin>:1:22-1:25')" ]; then ok; else bad "refs --template -: $out"; fi
+printf 'x.y\n+ w\n' >/tmp/tfx-cli-in.$$
+out=$("$tfexpr" refs --file /tmp/tfx-cli-in.$$)
+if [ "$out" = "$(printf 'x.y\t/tmp/tfx-cli-in.%s:1:1-1:4\nw\t/tmp/tfx-cli-in.%s:2:3-2:4' $$ $$)" ]; then ok; else bad "refs --file: $out"; fi
+
+# check [check.types] [check.result] [check.errors]: the result type from
+# the variables' types; errors that hold for every value exit 1.
+printf '{"v": ["object", {"a": "string", "n": ["list", "number"]}], "s": "string"}' >/tmp/tfx-cli-types.$$
+types=/tmp/tfx-cli-types.$$
+if [ "$("$tfexpr" check --vars-types "$types" 'v.n[0] + 1')" = number ]; then ok; else bad "check number"; fi
+if [ "$("$tfexpr" check --vars-types "$types" '{x = v.a, y = [s, "b"]}')" = 'object({x=string,y=tuple([string,string])})' ]; then ok; else bad "check object"; fi
+if [ "$("$tfexpr" check --vars-types "$types" 'true ? v.n : [1]')" = 'list(number)' ]; then ok; else bad "check conditional"; fi
+if [ "$("$tfexpr" check --vars-types "$types" --template '${s}x')" = string ]; then ok; else bad "check --template"; fi
+expect 1 "$tfexpr" check --vars-types "$types" 'v.nope'
+expect 1 "$tfexpr" check --vars-types "$types" 'other'
+expect 1 "$tfexpr" check --vars-types "$types" 'v.n + 1'
+expect 1 "$tfexpr" check 'v'
+expect 0 "$tfexpr" check --vars-types "$types" 'v.n[5]'
+expect 1 "$tfexpr" check --vars-types "$types" 'v.'
+expect 2 "$tfexpr" check --vars-types /nonexistent/file 'v'
+expect 2 "$tfexpr" check --vars-types "$types"
+printf '{"v": ["object", {"a": "string"}, ["a"]]}' >/tmp/tfx-cli-bad.$$
+expect 2 "$tfexpr" check --vars-types /tmp/tfx-cli-bad.$$ 'v'
+printf '[1]' >/tmp/tfx-cli-bad.$$
+expect 2 "$tfexpr" check --vars-types /tmp/tfx-cli-bad.$$ 'v'
+out=$("$tfexpr" check --format json --vars-types "$types" 'v.n')
+if [ "$out" = '{"ok":true,"type":["list","number"],"type_text":"list(number)","diagnostics":[]}' ]; then ok; else bad "check --format json: $out"; fi
+out=$("$tfexpr" check --format json --vars-types "$types" 'v.nope'); status=$?
+case "$status $out" in
+    '1 {"ok":false,"diagnostics":[{"severity":"error","phase":"eval","category":"eval.unsupported-attribute"'*) ok ;;
+    *) bad "check --format json error: $status $out" ;;
+esac
+err=$("$tfexpr" check --vars-types "$types" 'v.nope' 2>&1 >/dev/null)
+case "$err" in
+    "<expression>:1:2: error: Unsupported attribute [eval.unsupported-attribute]"*) ok ;;
+    *) bad "check error rendering: $err" ;;
+esac
+rm -f /tmp/tfx-cli-in.$$ /tmp/tfx-cli-types.$$ /tmp/tfx-cli-bad.$$
 
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"

@@ -149,3 +149,41 @@ func TestMarshalTypeNilTuple(t *testing.T) {
 		}
 	}
 }
+
+// Refs requests answer the traversals of hclsyntax's Variables(): roots,
+// attribute and literal index steps with typed keys, ranges; an empty
+// list (not null) when there are none; the parse's errors when it fails.
+func TestRefs(t *testing.T) {
+	r := func(b0, c0, b1, c1 int) string {
+		return fmt.Sprintf(`{"start":{"byte":%d,"line":1,"column":%d},"end":{"byte":%d,"line":1,"column":%d}}`, b0, c0, b1, c1)
+	}
+	cases := []struct{ input, mode, want string }{
+		{`"x"`, "expression", `{"refs":[]}`},
+		{`a.b[1.50]`, "expression",
+			`{"refs":[{"root":"a","steps":[{"attr":"b","range":` + r(1, 2, 3, 4) + `},{"index":{"type":"number","v":"1.5"},"range":` +
+				r(3, 4, 9, 10) + `}],"root_range":` + r(0, 1, 1, 2) + `,"range":` + r(0, 1, 9, 10) + `}]}`},
+		{`[for x in a: x + y[null]]`, "expression",
+			`{"refs":[{"root":"a","steps":[],"root_range":` + r(10, 11, 11, 12) + `,"range":` + r(10, 11, 11, 12) +
+				`},{"root":"y","steps":[{"index":{"type":"dynamic","null":true},"range":` + r(18, 19, 24, 25) +
+				`}],"root_range":` + r(17, 18, 18, 19) + `,"range":` + r(17, 18, 24, 25) + `}]}`},
+		{`%{ for x in a }${x}%{ endfor }`, "template",
+			`{"refs":[{"root":"a","steps":[],"root_range":` + r(12, 13, 13, 14) + `,"range":` + r(12, 13, 13, 14) + `}]}`},
+	}
+	for _, c := range cases {
+		got := answerJSON(t, runOne(t, fmt.Sprintf(`{"request":"refs","mode":%q,"input":%q}`, c.mode, c.input)))
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.input, got, c.want)
+		}
+	}
+	ans := runOne(t, `{"request":"refs","mode":"expression","input":"a."}`)
+	if ans.Refs != nil || len(ans.Diagnostics) != 1 || ans.Diagnostics[0].Phase != "parse" {
+		t.Errorf("a refs request with a syntax error: %s", answerJSON(t, ans))
+	}
+	found := false
+	for _, c := range capabilities() {
+		found = found || c == "request.refs"
+	}
+	if !found {
+		t.Errorf("request.refs is not declared")
+	}
+}

@@ -63,8 +63,8 @@ func runCase(c *caseRequest) runAnswer {
 	if c.Request != nil {
 		request = *c.Request
 	}
-	if request != "eval" && request != "parse" && request != "convert" {
-		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\", \"parse\" and \"convert\")", request)}
+	if request != "eval" && request != "parse" && request != "convert" && request != "refs" {
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\", \"parse\", \"convert\" and \"refs\")", request)}
 	}
 	var conv *conversionRequest
 	if request == "convert" {
@@ -116,6 +116,15 @@ func runCase(c *caseRequest) runAnswer {
 	}
 	if parseDiags.HasErrors() {
 		return runAnswer{Diagnostics: encodeDiagnostics(nil, parseDiags, "parse")}
+	}
+	if request == "refs" {
+		// A refs request: the traversals Variables() lists; nothing is
+		// evaluated (refs.go).
+		refs, err := expressionRefs(expr)
+		if err != nil {
+			return runAnswer{Errored: true, Message: err.Error()}
+		}
+		return runAnswer{Refs: &refs}
 	}
 
 	ctx := &hcl.EvalContext{

@@ -141,6 +141,7 @@ type implementation struct {
 type runAnswer struct {
 	Seq         json.RawMessage `json:"seq,omitempty"`
 	Value       *node           `json:"value,omitempty"`
+	Refs        *[]refJSON      `json:"refs,omitempty"`
 	Diagnostics []diagJSON      `json:"diagnostics,omitempty"`
 	// Parsed carries the diagnostics of a "parse" request, which are
 	// sent even when there are none (an empty list: the input parses).
@@ -212,8 +213,8 @@ func runRequest(rawCase json.RawMessage) (ans runAnswer) {
 	return runCase(&c)
 }
 
-// capabilities lists what the hello answer declares: the modes, the parse
-// and convert requests, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
+// capabilities lists what the hello answer declares: the modes, the parse,
+// convert and refs requests, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
 // fn:<name> for the
 // functions of functions.go that have Terraform's semantics under P14.
 func capabilities() []string {
@@ -222,6 +223,7 @@ func capabilities() []string {
 		"mode.template",
 		"request.parse",
 		"request.convert",
+		"request.refs",
 		"unknown",
 		"marks",
 		"ranges.column",

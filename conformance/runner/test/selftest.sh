@@ -133,6 +133,33 @@ run convert-text --adapter "$(q "$FAKE")" --filter id:C0000004 "$CASES"
 status convert-text 1
 has convert-text out "convert to: set(number) (unsafe)"
 
+# Refs requests: lists of traversals compared by root, steps and keys (the
+# refs level), then every range (range, position); with request.refs
+# declared, the case that requires it runs.
+run refs --adapter "$(q "$FAKE") --caps mode.expression,request.refs,ranges.column" --format json \
+    --filter 'file:*/refs.json' "$CASES"
+status refs 1
+pycheck outcomes "$TMP/refs.out" T0000001=pass T0000001.refs=pass T0000001.range=pass \
+    T0000001.position=pass T0000002=pass T0000015=pass "T0000003=fail[refs]" \
+    T0000003.range=n/a "T0000006=fail[range,position]" "T0000007=fail[position]" \
+    "T0000009=fail[outcome]" T0000010=pass "T0000012=crashed" "T0000013~steps must be an array"
+run refs-text --adapter "$(q "$FAKE")" --filter 'file:*/refs.json' "$CASES"
+status refs-text 1
+has refs-text out 'a.b[1.5] 0-8'
+has refs-text out 'refs: expected 1: a.b[1.5]; got 1: a.c[1.5]'
+has refs-text out 'range of step 2 of traversal 1: expected bytes 3-8, got 3-7'
+has refs-text out 'outcome: expected references, got diagnostics'
+run refs-nocols --adapter "$(q "$FAKE") --caps mode.expression,request.refs" --format json \
+    --filter 'id:T0000007' "$CASES"
+status refs-nocols 0
+pycheck outcomes "$TMP/refs-nocols.out" T0000007=pass T0000007.position=n/a
+for fmt in junit tap; do
+    run refs-$fmt --adapter "$(q "$FAKE")" --format $fmt --filter 'file:*/refs.json' "$CASES"
+    status refs-$fmt 1
+done
+has refs-junit out 'T0000003'
+has refs-tap out 'not ok'
+
 # C: another profile.
 run profile --adapter "$(q "$FAKE")" --profile PN --format json \
     --filter 'file:*/applicability.json' "$CASES"
@@ -242,6 +269,12 @@ has bad-fileformat err "bad-format.json: \"format\" must be \"tfexpr-cases/1\""
 run bad-id --list "$HERE/bad/bad-id.json"
 status bad-id 2
 has bad-id err "bad-id.json: case 1"
+run bad-refs-stray --list "$HERE/bad/refs-stray.json"
+status bad-refs-stray 2
+has bad-refs-stray err "refs-stray.json: case 1 (B0000008 bad/refs-stray): only a refs case expects \"refs\""
+run bad-refs-step --list "$HERE/bad/refs-bad-step.json"
+status bad-refs-step 2
+has bad-refs-step err "refs-bad-step.json: case 1 (B0000009 bad/refs-bad-step): expect.refs[0].steps[0] has exactly one of \"attr\" and \"index\""
 run bad-dup --list "$HERE/bad/dup-a.json" "$HERE/bad/dup-b.json"
 status bad-dup 2
 has bad-dup err "duplicate case id B0000004"
