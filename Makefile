@@ -80,7 +80,8 @@ all: $(BUILD)/libtfexpr.a $(BUILD)/libtfexpr.so $(BIN)/tfexpr $(BIN)/tfexpr-conf
 help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
 	@echo "other targets: reference (the Go reference adapter), test, runner-test,"
-	@echo "  corpus-lint, conformance-reference, asan, lint, install, uninstall, clean"
+	@echo "  corpus-lint, conformance-reference, asan, lint, install, uninstall, clean,"
+	@echo "  lexdiff, numdiff, difftest (N= SEED=), difftest-smoke, fuzz, fuzz-smoke, bench"
 	@echo "variables: CC=gcc|clang PREFIX=$(PREFIX) DESTDIR= CFLAGS="
 
 # ---------------------------------------------------------------------------
@@ -251,10 +252,11 @@ lint-scan: | $(DEPS_OK)
 -include fuzz/fuzz.mk
 -include tools/bench.mk
 -include tools/numdiff.mk
+-include tools/difftest.mk
 
 # ---------------------------------------------------------------------------
 
-check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance fuzz-replay fuzz-smoke asan lint
+check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 
 install: all

@@ -17,7 +17,8 @@
 
 .PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
 
-FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval
+FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval \
+                  fuzz_collections
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -32,6 +33,7 @@ FUZZ_SEEDS_fuzz_parse_template := template expression
 FUZZ_SEEDS_fuzz_roundtrip      := roundtrip
 FUZZ_SEEDS_fuzz_adapter        := adapter
 FUZZ_SEEDS_fuzz_eval           := expression
+FUZZ_SEEDS_fuzz_collections    := expression
 
 FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
                              conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)
@@ -186,7 +188,7 @@ oss-fuzz: $(FUZZ_CAT_H) $(FUZZ_SEEDS_OK)
 	    $(LIB_FUZZING_ENGINE) $(FUZZ_OSS_LIBS); \
 	  cp fuzz/$$h.options $(OUT)/$$h.options; \
 	done
-	cp fuzz/hcl.dict $(OUT)/hcl.dict
+	cp fuzz/*.dict $(OUT)/
 	$(Q)set -e; $(foreach h,$(FUZZ_HARNESSES),\
 	  rm -f $(OUT)/$(h)_seed_corpus.zip; \
 	  find $(call FUZZ_INPUTS,$(h)) -type f ! -name '.*' | LC_ALL=C sort \

@@ -324,3 +324,232 @@ void fuzz_check_refs(const tfx_source *src, size_t size)
     tfx_free(json);
     tfx_refs_free(r);
 }
+
+/* ---------------------------------------------------------------------
+ * The evaluation check of fuzz_eval and fuzz_collections
+ * ------------------------------------------------------------------ */
+
+/* The marks the fixed contexts of the evaluation harnesses hold; a result
+ * may carry no other. */
+static int known_mark(const char *m)
+{
+    return strcmp(m, "sensitive") == 0 || strcmp(m, "other") == 0;
+}
+
+static void check_node(json_t *node, json_t *type, const char *path);
+
+/* Fails unless a node's payload conforms to its type. */
+static void check_payload(json_t *v, json_t *type, const char *path)
+{
+    const char *prim = json_string_value(type);
+    const char *kind = json_is_array(type) ? json_string_value(json_array_get(type, 0)) : NULL;
+    json_t *arg = json_is_array(type) ? json_array_get(type, 1) : NULL;
+    size_t i;
+
+    if (prim != NULL) {
+        if ((strcmp(prim, "bool") == 0 && !json_is_boolean(v))
+            || ((strcmp(prim, "number") == 0 || strcmp(prim, "string") == 0) && !json_is_string(v))
+            || strcmp(prim, "dynamic") == 0)
+            fuzz_fail("%s: a known value does not conform to type %s", path, prim);
+        return;
+    }
+    if (kind == NULL || arg == NULL)
+        fuzz_fail("%s: malformed type", path);
+    if (strcmp(kind, "list") == 0 || strcmp(kind, "set") == 0 || strcmp(kind, "tuple") == 0) {
+        if (!json_is_array(v))
+            fuzz_fail("%s: %s value is not an array", path, kind);
+        if (strcmp(kind, "tuple") == 0 && json_array_size(v) != json_array_size(arg))
+            fuzz_fail("%s: tuple of %zu elements has %zu", path, json_array_size(arg),
+                      json_array_size(v));
+        for (i = 0; i < json_array_size(v); i++)
+            check_node(json_array_get(v, i),
+                       strcmp(kind, "tuple") == 0 ? json_array_get(arg, i) : arg, path);
+    } else if (strcmp(kind, "map") == 0 || strcmp(kind, "object") == 0) {
+        const char *key;
+        json_t *item;
+
+        if (!json_is_object(v))
+            fuzz_fail("%s: %s value is not an object", path, kind);
+        if (strcmp(kind, "object") == 0 && json_object_size(v) != json_object_size(arg))
+            fuzz_fail("%s: object attributes differ from its type", path);
+        json_object_foreach(v, key, item) {
+            json_t *t = strcmp(kind, "map") == 0 ? arg : json_object_get(arg, key);
+
+            if (t == NULL)
+                fuzz_fail("%s: attribute \"%s\" is not in the object type", path, key);
+            check_node(item, t, path);
+        }
+    } else {
+        fuzz_fail("%s: unknown type kind %s", path, kind);
+    }
+}
+
+/* Fails unless a node (null, unknown, or a payload) conforms to type. */
+static void check_node(json_t *node, json_t *type, const char *path)
+{
+    json_t *own = json_object_get(node, "type");
+    json_t *marks = json_object_get(node, "marks");
+    size_t i;
+
+    if (!json_is_object(node))
+        fuzz_fail("%s: a node is not an object", path);
+    if (own != NULL) {
+        int under_dynamic = json_is_string(type) && strcmp(json_string_value(type), "dynamic") == 0;
+
+        if (!under_dynamic && !json_equal(own, type))
+            fuzz_fail("%s: a node carries its own type under a non-dynamic type", path);
+        type = own;
+    }
+    for (i = 0; i < json_array_size(marks); i++) {
+        const char *m = json_string_value(json_array_get(marks, i));
+
+        if (m == NULL || !known_mark(m))
+            fuzz_fail("%s: mark %s is not from the context", path, m != NULL ? m : "(not a string)");
+    }
+    if (json_is_true(json_object_get(node, "null")) || json_is_true(json_object_get(node, "unknown")))
+        return;
+    if (json_object_get(node, "v") == NULL)
+        fuzz_fail("%s: a node has no payload", path);
+    check_payload(json_object_get(node, "v"), type, path);
+}
+
+/* The typed JSON of a result, checked; malloc'd text or NULL. */
+static char *check_value(const tfx_result *r)
+{
+    char *text = tfx_result_json(r);
+    json_error_t error;
+    json_t *root;
+
+    if (text == NULL)
+        return NULL;   /* a number too long to write under the string limit */
+    root = json_loads(text, JSON_ALLOW_NUL, &error);
+    if (root == NULL && strstr(text, "\\u0000") != NULL) {
+        /* jansson takes no NUL in an object key (an attribute or map key
+         * may hold one): check a copy with every \u0000 made \u0001 */
+        char *copy = strdup(text);
+        char *p;
+
+        if (copy == NULL)
+            fuzz_fail("out of memory outside the library's budget");
+        for (p = strstr(copy, "\\u0000"); p != NULL; p = strstr(p + 6, "\\u0000"))
+            p[5] = '1';
+        root = json_loads(copy, JSON_ALLOW_NUL, &error);
+        free(copy);
+    }
+    if (root == NULL)
+        fuzz_fail("the value's JSON does not parse: %s", error.text);
+    if (json_object_get(root, "type") == NULL)
+        fuzz_fail("the value has no type");
+    check_node(root, json_object_get(root, "type"), "value");
+    json_decref(root);
+    return text;
+}
+
+/* One evaluation, checked; returns its value's JSON (or NULL after errors)
+ * and a summary of its diagnostics in *digest. */
+static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size, char **digest)
+{
+    tfx_eval_limits limits;
+    tfx_result *r;
+    size_t i;
+    int errors = 0;
+    char *value = NULL;
+    size_t cap = 64;
+    size_t len = 0;
+    char *d = malloc(cap);
+
+    tfx_eval_limits_init(&limits);
+    limits.max_steps = 100000;
+    limits.max_depth = 64;
+    limits.max_string_bytes = (size_t)1 << 20;
+    limits.max_collection_items = 10000;
+    limits.max_memory_bytes = FUZZ_MAX_MEMORY;
+    r = tfx_evaluate(src, ctx, &limits);
+    if (r == NULL || d == NULL)
+        fuzz_fail("out of memory outside the library's budget");
+    d[0] = '\0';
+    for (i = 0; i < tfx_result_diagnostic_count(r); i++) {
+        const tfx_diagnostic *diag = tfx_result_diagnostic(r, i);
+        char line[128];
+        int n;
+
+        if (diag->phase != TFX_PHASE_EVAL)
+            fuzz_fail("an evaluation diagnostic has phase parse");
+        if (!fuzz_known_category(diag->category))
+            fuzz_fail("unknown category %s", diag->category);
+        if (diag->summary == NULL || diag->summary[0] == '\0')
+            fuzz_fail("a diagnostic without a summary");
+        if (diag->has_subject)
+            fuzz_check_range(&diag->subject, size, "an evaluation diagnostic's subject");
+        if (diag->has_context)
+            fuzz_check_range(&diag->context, size, "an evaluation diagnostic's context");
+        if (diag->severity == TFX_SEV_ERROR)
+            errors = 1;
+        n = snprintf(line, sizeof(line), "%s@%zu;", diag->category,
+                     diag->has_subject ? diag->subject.start.byte : (size_t)0);
+        if (n > 0 && len + (size_t)n + 1 > cap) {
+            char *more = realloc(d, cap * 2 + (size_t)n);
+
+            if (more == NULL)
+                fuzz_fail("out of memory outside the library's budget");
+            d = more;
+            cap = cap * 2 + (size_t)n;
+        }
+        if (n > 0) {
+            memcpy(d + len, line, (size_t)n + 1);
+            len += (size_t)n;
+        }
+    }
+    if (errors != tfx_result_has_errors(r))
+        fuzz_fail("has_errors disagrees with the diagnostics");
+    if (!errors)
+        value = check_value(r);
+    tfx_result_free(r);
+    *digest = d;
+    return value;
+}
+
+void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size)
+{
+    tfx_mode mode = TFX_MODE_EXPRESSION;
+    tfx_limits limits = fuzz_limits();
+    tfx_source *src;
+
+    if (size > 0 && data[0] == 0x01) {
+        mode = TFX_MODE_TEMPLATE;
+        data++;
+        size--;
+    }
+    if (size > FUZZ_MAX_SOURCE)
+        return;
+    src = tfx_source_parse("fuzz.hcl", (const char *)data, size, mode, &limits);
+    if (src == NULL)
+        fuzz_fail("out of memory outside the library's budget");
+    if (!tfx_source_has_errors(src)) {
+        char *d1;
+        char *d2;
+        char *v1 = evaluate(src, ctx, size, &d1);
+        char *v2 = evaluate(src, ctx, size, &d2);
+
+        if (strcmp(d1, d2) != 0)
+            fuzz_fail("two evaluations give different diagnostics: %s / %s", d1, d2);
+        if ((v1 == NULL) != (v2 == NULL) || (v1 != NULL && strcmp(v1, v2) != 0))
+            fuzz_fail("two evaluations give different values: %s / %s", v1 != NULL ? v1 : "-",
+                      v2 != NULL ? v2 : "-");
+        tfx_free(v1);
+        tfx_free(v2);
+        free(d1);
+        free(d2);
+    }
+    tfx_source_free(src);
+}
+
+tfx_context *fuzz_eval_context(const char *variables, size_t nbytes)
+{
+    char *error = NULL;
+    tfx_context *ctx = tfx_context_new();
+
+    if (ctx == NULL || tfx_context_set_typed_all(ctx, variables, nbytes, &error) != 0)
+        fuzz_fail("the fixed context does not load: %s", error != NULL ? error : "out of memory");
+    return ctx;
+}

@@ -75,4 +75,21 @@ void fuzz_check_source(const tfx_source *src, size_t nbytes);
  * FUZZ_MAX_SOURCE only check the library's refusal. */
 void fuzz_parse_one(const uint8_t *data, size_t size, tfx_mode mode);
 
+/* The fixed context of an evaluation harness: the typed variables of the
+ * JSON object `variables` (nbytes bytes, the corpus's typed encoding);
+ * fails unless it loads. */
+tfx_context *fuzz_eval_context(const char *variables, size_t nbytes);
+
+/* The check of fuzz_eval and fuzz_collections on one input: an
+ * expression (or, after a first byte 0x01, a bare template) parsed under
+ * fuzz_limits and, when it parses, evaluated twice against ctx under
+ * tight evaluation limits (100,000 steps, depth 64, 1 MiB strings, 10,000
+ * items, FUZZ_MAX_MEMORY).  Every diagnostic has a known category, phase
+ * eval, a summary and ranges inside the input; has_errors agrees with
+ * them; without errors the value's typed JSON conforms to its type at
+ * every node and carries no marks but "sensitive" and "other" (the marks
+ * of the harnesses' contexts); both evaluations give the same diagnostics
+ * and the same value, byte for byte. */
+void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size);
+
 #endif /* TFX_FUZZ_COMMON_H */

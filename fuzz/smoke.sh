@@ -4,8 +4,8 @@
 #
 #   fuzz/smoke.sh HARNESS SECONDS FUZZDIR [INPUT-DIR...]
 #
-# Runs FUZZDIR/HARNESS with its fuzz/HARNESS.options (the dictionary taken
-# from fuzz/hcl.dict) for SECONDS, in libFuzzer's fork mode so that it goes
+# Runs FUZZDIR/HARNESS with its fuzz/HARNESS.options (the dictionary the
+# options name, a file of fuzz/) for SECONDS, in libFuzzer's fork mode so that it goes
 # on after a finding and collects every one: crashes, leaks, sanitizer
 # reports, timeouts and out-of-memory inputs land in
 # FUZZDIR/artifacts/HARNESS/ (emptied first).  New inputs go to the working
@@ -31,20 +31,22 @@ regressions=fuzz/regressions/$harness
 rm -rf "$art"
 mkdir -p "$art" "$corpus" "$dir/logs"
 
-# key = value lines of the options file, as -key=value flags (not dict)
+# key = value lines of the options file, as -key=value flags; the
+# dictionary (dict, a file of fuzz/) as -dict=fuzz/FILE
 opts=()
+dict=hcl.dict
 while IFS= read -r line; do
     case "$line" in
         *=*)
             key=$(printf '%s' "${line%%=*}" | tr -d ' ')
             value=$(printf '%s' "${line#*=}" | tr -d ' ')
-            [ "$key" != dict ] && opts+=("-$key=$value")
+            if [ "$key" = dict ]; then dict=$value; else opts+=("-$key=$value"); fi
             ;;
     esac
 done < "fuzz/$harness.options"
 
 status=0
-"$bin" "${opts[@]}" -dict=fuzz/hcl.dict -max_total_time="$seconds" \
+"$bin" "${opts[@]}" -dict="fuzz/$dict" -max_total_time="$seconds" \
     -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -artifact_prefix="$art/" "$corpus" "$@" > "$log" 2>&1 || status=$?
 

@@ -1,0 +1,23 @@
+# tools/difftest.mk — `make difftest`: tfexpr against the reference adapter on
+# random expressions and templates (tools/difftest; included by the top
+# Makefile).  Disagreements not listed in tools/difftest-explained.json fail
+# the target; their minimized cases are drafted in $(BUILD)/difftest/drafts/
+# and the JSON summary is $(BUILD)/difftest/summary.json.
+#
+#   make difftest N=100000 SEED=1     the long run (about 70 s on 2 cores)
+#   make difftest-smoke               2,000 cases, for make check (about 2 s)
+
+N    ?= 100000
+SEED ?= 1
+DIFFTEST_SMOKE_N ?= 2000
+
+.PHONY: difftest difftest-smoke
+difftest: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
+	$(PYTHON) tools/difftest -n $(N) --seed $(SEED) --drafts $(BUILD)/difftest/drafts \
+	  --summary $(BUILD)/difftest/summary.json > /dev/null
+	@echo "difftest: summary in $(BUILD)/difftest/summary.json, drafts in $(BUILD)/difftest/drafts/"
+
+difftest-smoke: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
+	$(PYTHON) tools/difftest -n $(DIFFTEST_SMOKE_N) --seed $(SEED) --quiet \
+	  --drafts $(BUILD)/difftest/smoke-drafts --summary $(BUILD)/difftest/smoke-summary.json > /dev/null
+	@echo "difftest-smoke: $(DIFFTEST_SMOKE_N) cases, no unexplained disagreement"
