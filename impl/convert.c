@@ -35,6 +35,8 @@ static const tfx_type *unify(tfx_ctx *ctx, const tfx_type *const *types, size_t 
                              bool unsafe, bool *all_dynamic);
 static const tfx_value *convert_value(tfx_ctx *ctx, const tfx_value *v, const tfx_type *out,
                                       bool unsafe, const char **err);
+static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const tfx_type *plan,
+                                         const tfx_type *out, bool unsafe, const char **err);
 static const char *mismatch(tfx_ctx *ctx, const tfx_type *got, const tfx_type *want);
 
 /* ---- Limits [limit.eval.steps] [limit.eval.depth] ---- */
@@ -475,15 +477,17 @@ static const tfx_value *renew_null(tfx_ctx *ctx, const tfx_value *e)
     return e;
 }
 
-/* Converts item *e of type `from` to `to` in place unless the types are
- * equal (cty then has no element conversion and takes the item as it
- * is).  False with *err on failure. */
+/* [conv.plan] Converts item *e, which the conversion's plan takes to be of
+ * type `from`, to `to` in place: unchanged if the plan's types are equal
+ * (cty then has no element conversion and takes the item as it is, whatever
+ * its own type), else by the conversion planned for `from`.  False with
+ * *err on failure. */
 static bool convert_item(tfx_ctx *ctx, const tfx_value **e, const tfx_type *from,
                          const tfx_type *to, bool unsafe, const char **err)
 {
     if (tfx_type_equal(from, to))
         return true;
-    *e = convert_value(ctx, *e, to, unsafe, err);
+    *e = apply_conversion(ctx, *e, from, to, unsafe, err);
     return *e != NULL;
 }
 
@@ -574,17 +578,18 @@ static const tfx_value *seq_items_to_seq(tfx_ctx *ctx, const tfx_value *const *s
                                  : tfx_value_set(ctx, t, items, n);
 }
 
-/* [conv.seq.list] [conv.seq.set] (semantics C8, C11, C21) A known list or
- * set to list(ety) or set(ety): a set of unknown length gives an unknown
- * list of the SOURCE element type; otherwise the elements are converted
- * (a set in set order). */
+/* [conv.seq.list] [conv.seq.set] [conv.plan] (semantics C8, C11, C21) A
+ * known list or set (or, planned as one, a tuple) to list(ety) or
+ * set(ety), planned for the list or set type `plan`: a set of unknown
+ * length gives an unknown list of the SOURCE element type; otherwise the
+ * elements are converted (a set in set order). */
 static const tfx_value *convert_seq_to_seq(tfx_ctx *ctx, const tfx_value *v,
-                                           tfx_type_kind kind, const tfx_type *ety,
-                                           bool unsafe, const char **err)
+                                           const tfx_type *plan, tfx_type_kind kind,
+                                           const tfx_type *ety, bool unsafe, const char **err)
 {
     if (kind == TFX_TYPE_LIST && set_length_unknown(v))
         return tfx_value_unknown(ctx, tfx_type_list(ctx, v->type->elem));
-    return seq_items_to_seq(ctx, v->as.elems.items, v->as.elems.n, v->type->elem, kind, ety,
+    return seq_items_to_seq(ctx, v->as.elems.items, v->as.elems.n, plan->elem, kind, ety,
                             unsafe, err);
 }
 
@@ -597,10 +602,9 @@ static const tfx_value *convert_seq_to_seq(tfx_ctx *ctx, const tfx_value *v,
  * the common type, and they must end with one type.  No null renewal
  * here. */
 static const tfx_value *convert_tuple_to_list(tfx_ctx *ctx, const tfx_value *v,
-                                              const tfx_type *ety, bool unsafe,
+                                              const tfx_type *tt, const tfx_type *ety, bool unsafe,
                                               const char **err)
 {
-    const tfx_type *tt = v->type;
     const tfx_value **items;
     const tfx_type *t;
 
@@ -632,9 +636,9 @@ static const tfx_value *convert_tuple_to_list(tfx_ctx *ctx, const tfx_value *v,
  * list, without the second unification and with nulls renewed; the set
  * then deduplicates. */
 static const tfx_value *convert_tuple_to_set(tfx_ctx *ctx, const tfx_value *v,
-                                             const tfx_type *ety, bool unsafe, const char **err)
+                                             const tfx_type *tt, const tfx_type *ety, bool unsafe,
+                                             const char **err)
 {
-    const tfx_type *tt = v->type;
     const tfx_value **items;
     const tfx_type *t;
 
@@ -663,16 +667,17 @@ static const tfx_value *convert_tuple_to_set(tfx_ctx *ctx, const tfx_value *v,
 
 /* ---- Tuples [conv.tuple.tuple] (semantics C15) ---- */
 
-/* [conv.tuple.tuple] Element by element, in order. */
+/* [conv.tuple.tuple] Element by element, in order, as planned for the
+ * tuple type `plan`. */
 static const tfx_value *convert_tuple_to_tuple(tfx_ctx *ctx, const tfx_value *v,
-                                               const tfx_type *out, bool unsafe,
-                                               const char **err)
+                                               const tfx_type *plan, const tfx_type *out,
+                                               bool unsafe, const char **err)
 {
     const tfx_value **items = new_values(ctx, out->n);
 
     for (size_t i = 0; i < out->n; i++) {
         items[i] = v->as.elems.items[i];
-        if (!convert_item(ctx, &items[i], v->type->elems[i], out->elems[i], unsafe, err))
+        if (!convert_item(ctx, &items[i], plan->elems[i], out->elems[i], unsafe, err))
             return NULL;
     }
     return tfx_value_tuple(ctx, items, out->n);
@@ -714,7 +719,7 @@ static const tfx_value *map_items_to_map(tfx_ctx *ctx, const tfx_str *keys,
     const tfx_value **items = new_values(ctx, n);
 
     for (size_t i = 0; i < n; i++) {
-        items[i] = convert_value(ctx, src[i], ety, unsafe, err);
+        items[i] = apply_conversion(ctx, src[i], in_ety, ety, unsafe, err);
         if (items[i] == NULL)
             return NULL;
     }
@@ -727,24 +732,28 @@ static const tfx_value *map_items_to_map(tfx_ctx *ctx, const tfx_str *keys,
                     "element types must all match for conversion to map", err);
 }
 
-/* [conv.map.map] A known map to map(ety). */
+/* [conv.map.map] [conv.plan] A known map (or, planned as one, an object)
+ * to map(ety), planned for the map type `plan`. */
 static const tfx_value *convert_map_to_map(tfx_ctx *ctx, const tfx_value *v,
-                                           const tfx_type *ety, bool unsafe, const char **err)
+                                           const tfx_type *plan, const tfx_type *ety, bool unsafe,
+                                           const char **err)
 {
     return map_items_to_map(ctx, v->as.attrs.keys, v->as.attrs.vals, v->as.attrs.n,
-                            v->type->elem, ety, unsafe, err);
+                            plan->elem, ety, unsafe, err);
 }
 
-/* [conv.object.map] (semantics C12) A known object to map(ety): an empty
- * object gives an empty map(ety); otherwise the element type is resolved
- * (unification for dynamic), each attribute converted in name order, the
- * results unified again when the element type is a collection or object
- * type, and they must end with one type. */
+/* [conv.object.map] [conv.plan] (semantics C12) A known object to
+ * map(ety), planned for the object type `ot`: an empty plan gives an empty
+ * map(ety); otherwise the element type is resolved from the plan
+ * (unification for dynamic), each attribute converted in name order by
+ * the plan for its name (none for a name the plan lacks), the results
+ * unified again when the element type is a collection or object type, and
+ * they must end with one type. */
 static const tfx_value *convert_object_to_map(tfx_ctx *ctx, const tfx_value *v,
-                                              const tfx_type *ety, bool unsafe,
-                                              const char **err)
+                                              const tfx_type *ot, const tfx_type *ety,
+                                              bool unsafe, const char **err)
 {
-    const tfx_type *ot = v->type;
+    size_t n = v->as.attrs.n;
     const tfx_value **items;
 
     if (ot->n == 0)
@@ -754,60 +763,74 @@ static const tfx_value *convert_object_to_map(tfx_ctx *ctx, const tfx_value *v,
         *err = mismatch(ctx, ot, tfx_type_map(ctx, &tfx_type_dynamic));
         return NULL; /* not reached: the conversion was looked up first */
     }
-    items = new_values(ctx, ot->n);
-    for (size_t i = 0; i < ot->n; i++) {
+    items = new_values(ctx, n);
+    for (size_t i = 0; i < n; i++) {
+        tfx_str name = v->as.attrs.keys[i];
+        long j = tfx_type_attr_index(ot, name.s, name.nbytes);
+
         items[i] = v->as.attrs.vals[i];
-        if (!convert_item(ctx, &items[i], ot->elems[i], ety, unsafe, err))
+        if (j >= 0 && !convert_item(ctx, &items[i], ot->elems[j], ety, unsafe, err))
             return NULL;
     }
     if (tfx_type_is_collection(ety) || ety->kind == TFX_TYPE_OBJECT)
-        if (!unify_items(ctx, items, ot->n, unsafe, err))
+        if (!unify_items(ctx, items, n, unsafe, err))
             return NULL;
-    return make_map(ctx, v->as.attrs.keys, items, ot->n, ety,
+    return make_map(ctx, v->as.attrs.keys, items, n, ety,
                     "attribute types must all match for conversion to map", err);
 }
 
 /* ---- Objects [conv.object.*] [conv.map.object] (semantics C13, C14) ---- */
 
-/* [conv.object.object] [conv.object.optional] (semantics C13, C16) A
- * known object to an object type: the attributes `out` names are
- * converted in name order (first failure wins) and null ones renewed; the
- * others are dropped, in both modes; an absent optional attribute is a
- * null of its type without optional markers. */
+/* [conv.object.object] [conv.object.optional] [conv.plan] (semantics C13,
+ * C16) A known object to an object type, planned for the object type
+ * `in`: the attributes both `out` and the plan name are converted in name
+ * order (first failure wins) and null ones renewed; the others are
+ * dropped, in both modes; an absent optional attribute is a null of its
+ * type without optional markers.  (An attribute the plan expects but the
+ * value lacks is simply absent from the result, as in cty.) */
 static const tfx_value *convert_object_to_object(tfx_ctx *ctx, const tfx_value *v,
-                                                 const tfx_type *out, bool unsafe,
-                                                 const char **err)
+                                                 const tfx_type *in, const tfx_type *out,
+                                                 bool unsafe, const char **err)
 {
-    const tfx_type *in = v->type;
     const tfx_value **items = new_values(ctx, out->n);
+    const tfx_value **vals = new_values(ctx, out->n);
+    tfx_str *names = tfx_ctx_alloc_array(ctx, out->n > 0 ? out->n : 1, sizeof(tfx_str));
+    size_t m = 0;
 
-    /* every required attribute of out exists in in: the look-up checked it */
-    for (size_t i = 0; i < in->n; i++) {
-        long j = tfx_type_attr_index(out, in->names[i].s, in->names[i].nbytes);
+    for (size_t i = 0; i < v->as.attrs.n; i++) {
+        tfx_str name = v->as.attrs.keys[i];
+        long j = tfx_type_attr_index(out, name.s, name.nbytes);
+        long pj = tfx_type_attr_index(in, name.s, name.nbytes);
         const tfx_value *e = v->as.attrs.vals[i];
 
-        if (j < 0)
+        if (j < 0 || pj < 0)
             continue; /* an extra attribute is dropped */
-        if (!convert_item(ctx, &e, in->elems[i], out->elems[j], unsafe, err))
+        if (!convert_item(ctx, &e, in->elems[pj], out->elems[j], unsafe, err))
             return NULL;
         items[j] = renew_null(ctx, e);
     }
-    for (size_t j = 0; j < out->n; j++)
-        if (items[j] == NULL)
+    for (size_t j = 0; j < out->n; j++) {
+        if (items[j] == NULL && tfx_type_attr_optional(out, j))
             items[j] = tfx_value_null(ctx, tfx_type_without_optional(ctx, out->elems[j]));
-    return tfx_value_object(ctx, out->names, items, out->n);
+        if (items[j] == NULL)
+            continue;
+        names[m] = out->names[j];
+        vals[m++] = items[j];
+    }
+    return tfx_value_object(ctx, names, vals, m);
 }
 
-/* [conv.map.object] [conv.object.optional] (semantics C14, C16) A known
- * map to an object type: the keys `out` names are converted in key order
- * (first failure wins; a key of an optional attribute the element type
- * does not convert to fails), null ones renewed, the others dropped; then
- * an absent optional attribute is a null of its type (markers kept, as
- * cty does) and an absent required one fails (the first in name order;
- * cty takes one in random order). */
+/* [conv.map.object] [conv.object.optional] [conv.plan] (semantics C14,
+ * C16) A known map (or, planned as one, an object) to an object type,
+ * planned for the map type `plan`: the keys `out` names are converted in
+ * key order (first failure wins; a key of an optional attribute the
+ * element type does not convert to fails), null ones renewed, the others
+ * dropped; then an absent optional attribute is a null of its type
+ * (markers kept, as cty does) and an absent required one fails (the first
+ * in name order; cty takes one in random order). */
 static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
-                                              const tfx_type *out, bool unsafe,
-                                              const char **err)
+                                              const tfx_type *plan, const tfx_type *out,
+                                              bool unsafe, const char **err)
 {
     const tfx_value **items = new_values(ctx, out->n);
 
@@ -818,14 +841,14 @@ static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
 
         if (j < 0)
             continue; /* a key out does not name is dropped */
-        if (!tfx_type_equal(v->type->elem, out->elems[j]) &&
-            !conv_exists(ctx, v->type->elem, out->elems[j], unsafe)) {
+        if (!tfx_type_equal(plan->elem, out->elems[j]) &&
+            !conv_exists(ctx, plan->elem, out->elems[j], unsafe)) {
             *err = tfx_ctx_printf(ctx, "map element type is incompatible with attribute %s: %s",
                                   tfx_textbuf_quoted(ctx, key.s, key.nbytes),
                                   mismatch(ctx, e->type, out->elems[j]));
             return NULL;
         }
-        if (!convert_item(ctx, &e, v->type->elem, out->elems[j], unsafe, err))
+        if (!convert_item(ctx, &e, plan->elem, out->elems[j], unsafe, err))
             return NULL;
         items[j] = renew_null(ctx, e);
     }
@@ -844,42 +867,46 @@ static const tfx_value *convert_map_to_object(tfx_ctx *ctx, const tfx_value *v,
 
 /* ---- The dispatcher ---- */
 
-/* [conv.apply] step 4: the conversion of a known, unmarked value whose
- * type differs from `out`, for which a conversion exists, by the pair of
- * kinds (cty's getConversionKnown, in its order).  A value of type
- * dynamic is null or unknown [value.dynamic] and was dealt with before,
- * so cty's conversion from dynamic (dynamicFixup) has nothing to do. */
-static const tfx_value *convert_known(tfx_ctx *ctx, const tfx_value *v, const tfx_type *out,
-                                      bool unsafe, const char **err)
+/* [conv.apply] step 4 [conv.plan]: the conversion of a known, unmarked
+ * value to `out`, for which a conversion from the type `in` exists, by the
+ * pair of kinds of `in` and `out` (cty's getConversionKnown, in its
+ * order).  `in` is the value's own type, except inside the conversion
+ * unification hands back ([unify.list-tuple], [unify.map-object]), where
+ * cty applies the conversion planned for the unified list or map type to
+ * the tuple or object itself, and its element conversions to elements
+ * whose own types differ from the plan's.  A value of type dynamic is null
+ * or unknown [value.dynamic] and was dealt with before, so cty's
+ * conversion from dynamic (dynamicFixup) has nothing to do. */
+static const tfx_value *convert_known(tfx_ctx *ctx, const tfx_value *v, const tfx_type *in,
+                                      const tfx_type *out, bool unsafe, const char **err)
 {
-    const tfx_type *in = v->type;
-
     if (tfx_type_is_primitive(in) && tfx_type_is_primitive(out))
         return convert_primitive(ctx, v, out, err);
     switch (out->kind) {
     case TFX_TYPE_OBJECT:
         if (in->kind == TFX_TYPE_OBJECT)
-            return convert_object_to_object(ctx, v, out, unsafe, err);
+            return convert_object_to_object(ctx, v, in, out, unsafe, err);
         if (in->kind == TFX_TYPE_MAP)
-            return convert_map_to_object(ctx, v, out, unsafe, err);
+            return convert_map_to_object(ctx, v, in, out, unsafe, err);
         break;
     case TFX_TYPE_TUPLE:
         if (in->kind == TFX_TYPE_TUPLE)
-            return convert_tuple_to_tuple(ctx, v, out, unsafe, err);
+            return convert_tuple_to_tuple(ctx, v, in, out, unsafe, err);
         break;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
         if (is_seq(in))
-            return convert_seq_to_seq(ctx, v, out->kind, out->elem, unsafe, err);
+            return convert_seq_to_seq(ctx, v, in, out->kind, out->elem, unsafe, err);
         if (in->kind == TFX_TYPE_TUPLE)
-            return out->kind == TFX_TYPE_LIST ? convert_tuple_to_list(ctx, v, out->elem, unsafe, err)
-                                              : convert_tuple_to_set(ctx, v, out->elem, unsafe, err);
+            return out->kind == TFX_TYPE_LIST
+                       ? convert_tuple_to_list(ctx, v, in, out->elem, unsafe, err)
+                       : convert_tuple_to_set(ctx, v, in, out->elem, unsafe, err);
         break;
     case TFX_TYPE_MAP:
         if (in->kind == TFX_TYPE_MAP)
-            return convert_map_to_map(ctx, v, out->elem, unsafe, err);
+            return convert_map_to_map(ctx, v, in, out->elem, unsafe, err);
         if (in->kind == TFX_TYPE_OBJECT)
-            return convert_object_to_map(ctx, v, out->elem, unsafe, err);
+            return convert_object_to_map(ctx, v, in, out->elem, unsafe, err);
         break;
     default:
         break;
@@ -888,32 +915,37 @@ static const tfx_value *convert_known(tfx_ctx *ctx, const tfx_value *v, const tf
     return NULL;
 }
 
-/* [unify.list-tuple] [unify.map-object] The known part of cty's
- * composed conversion of a tuple (object) value v unified with lists
- * (maps): cty applies the list-to-list (map-to-map) conversion from `via`,
- * the list (map) type the tuples (objects) unified to, straight to the
- * tuple's (object's) elements; unlike a tuple-to-list conversion, that
- * re-makes null elements (dropping their marks) and does not unify the
- * converted elements again.  cty's element conversion is the one for
- * via's element type; here each element converts from its own type
- * (they agree wherever the difference could be seen). */
-static const tfx_value *convert_through(tfx_ctx *ctx, const tfx_value *v, const tfx_type *via,
-                                        const tfx_type *out, bool unsafe, const char **err)
+/* Whether a conversion planned for type `plan` can be applied to a value
+ * of type `actual`: the same storage (elements, or attributes), and for a
+ * tuple plan the same number of elements.  Inside the conversions that
+ * unification hands back this always holds (a value of another shape
+ * would not have unified); elsewhere plan is the value's own type. */
+static bool plan_fits(const tfx_type *plan, const tfx_type *actual)
 {
-    if (via->kind == TFX_TYPE_LIST)
-        return seq_items_to_seq(ctx, v->as.elems.items, v->as.elems.n, via->elem,
-                                TFX_TYPE_LIST, out->elem, unsafe, err);
-    return map_items_to_map(ctx, v->as.attrs.keys, v->as.attrs.vals, v->as.attrs.n, via->elem,
-                            out->elem, unsafe, err);
+    switch (plan->kind) {
+    case TFX_TYPE_DYNAMIC:
+        return false;
+    case TFX_TYPE_TUPLE:
+        return actual->kind == TFX_TYPE_TUPLE && actual->n == plan->n;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+        return is_seq(actual) || actual->kind == TFX_TYPE_TUPLE;
+    case TFX_TYPE_MAP:
+    case TFX_TYPE_OBJECT:
+        return actual->kind == TFX_TYPE_MAP || actual->kind == TFX_TYPE_OBJECT;
+    default:
+        return tfx_type_is_primitive(actual);
+    }
 }
 
 /* [conv.apply] [conv.marks] [conv.dynamic] [conv.null] [conv.unknown]
- * (semantics C5, C6, C7, C17) cty's wrapper around every conversion: the
- * value's own marks are set aside and put back on the result; to dynamic
- * the value is unchanged; a null or unknown becomes a null or unknown of
- * the target type with its dynamic parts filled in; anything else takes
- * the conversion of its kinds (or, with `via`, convert_through). */
-static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const tfx_type *via,
+ * [conv.plan] (semantics C5, C6, C7, C17) cty's wrapper around every
+ * conversion: the value's own marks are set aside and put back on the
+ * result; to dynamic the value is unchanged; a null or unknown becomes a
+ * null or unknown of the target type with its dynamic parts filled in from
+ * its own type; anything else takes the conversion planned for `plan`
+ * (NULL or dynamic: the value's own type). */
+static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const tfx_type *plan,
                                          const tfx_type *out, bool unsafe, const char **err)
 {
     const tfx_value *r;
@@ -922,7 +954,7 @@ static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const
     if (v->marks != NULL) {
         const tfx_marks *marks = NULL;
 
-        r = apply_conversion(ctx, tfx_value_unmark(ctx, v, &marks), via, out, unsafe, err);
+        r = apply_conversion(ctx, tfx_value_unmark(ctx, v, &marks), plan, out, unsafe, err);
         return r == NULL ? NULL : tfx_value_mark(ctx, r, marks);
     }
     if (is_dynamic(out))
@@ -934,9 +966,10 @@ static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const
     if (tfx_value_is_null(v))
         return tfx_value_null(ctx, dynamic_replace(ctx, v->type,
                                                    tfx_type_without_optional(ctx, out)));
+    if (plan == NULL || !plan_fits(plan, v->type))
+        plan = v->type;
     descend(ctx);
-    r = via == NULL ? convert_known(ctx, v, out, unsafe, err)
-                    : convert_through(ctx, v, via, out, unsafe, err);
+    r = convert_known(ctx, v, plan, out, unsafe, err);
     ascend(ctx);
     return r;
 }
@@ -1631,7 +1664,8 @@ const tfx_type *tfx_unify_plan(tfx_ctx *ctx, const tfx_type *const *types, size_
  * for types[i], applied to v: unknown(dynamic) for [unify.dynamic]; for a
  * tuple (object) unified with lists (maps) whose list (map) type still
  * converts, cty's composed conversion (checked as a conversion to that
- * type first, then convert_through); else the plain conversion. */
+ * type first, then the conversion planned for the list or map type, [conv.plan]); else
+ * the plain conversion. */
 const tfx_value *tfx_unify_convert(tfx_ctx *ctx, const tfx_unification *u, size_t i,
                                    const tfx_value *v, const char **error)
 {
