@@ -359,7 +359,7 @@ const tfx_type *tfx_value_common_type(const tfx_value *const *items, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (t->kind == TFX_TYPE_DYNAMIC)
             t = items[i]->type;
-        else if (!items[i]->type->kind == TFX_TYPE_DYNAMIC && !tfx_type_equal(t, items[i]->type))
+        else if (items[i]->type->kind != TFX_TYPE_DYNAMIC && !tfx_type_equal(t, items[i]->type))
             return NULL;
     }
     return t;
@@ -374,7 +374,7 @@ void tfx_value_retype_dynamic(tfx_ctx *ctx, const tfx_value **items, size_t n,
     for (size_t i = 0; i < n; i++) {
         const tfx_value *e = items[i];
 
-        if (!e->type->kind == TFX_TYPE_DYNAMIC)
+        if (e->type->kind != TFX_TYPE_DYNAMIC)
             continue;
         e = tfx_value_is_null(e) ? tfx_value_null(ctx, t) : tfx_value_unknown(ctx, t);
         items[i] = tfx_value_mark(ctx, e, items[i]->marks);
@@ -864,7 +864,7 @@ static tfx_tri equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b)
         return TFX_TRI_FALSE;
     switch (a->type->kind) {
     case TFX_TYPE_NUMBER:
-        if (tfx_num_equal(ctx->arena, a->as.number, b->as.number, &eq) != TFX_NUM_OK)
+        if (tfx_num_equal(a->as.number, b->as.number, &eq) != TFX_NUM_OK)
             fail_nomem(ctx);
         return eq ? TFX_TRI_TRUE : TFX_TRI_FALSE;
     case TFX_TYPE_BOOL:
