@@ -368,7 +368,7 @@ TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t 
 
 /* Whether every number in v formats within max_bytes [limit.eval.string]:
  * a literal such as 1e646456992 is a valid value whose text has 646
- * million digits, which output functions refuse rather than write.  The
+ * million digits, which tfx_result_render refuses rather than write.  The
  * walk is iterative over an explicit stack so that depth cannot matter. */
 static bool numbers_fit(const tfx_value *v, size_t max_bytes)
 {
@@ -422,7 +422,7 @@ static bool numbers_fit(const tfx_value *v, size_t max_bytes)
 
 TFX_API char *tfx_result_json(const tfx_result *r)
 {
-    if (r->value == NULL || !numbers_fit(r->value, r->mem.limits.max_string_bytes))
+    if (r->value == NULL)
         return NULL;
     return tfx_json_encode_typed(r->value);
 }

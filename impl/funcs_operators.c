@@ -158,7 +158,7 @@ static const tfx_value *compare(tfx_ctx *ctx, cmp_kind kind, const tfx_value *co
     bool equal = false;
 
     if ((kind == CMP_LE || kind == CMP_GE) &&
-        tfx_num_equal(ctx->arena, a->as.number, b->as.number, &equal) != TFX_NUM_OK)
+        tfx_num_equal(a->as.number, b->as.number, &equal) != TFX_NUM_OK)
         tfx_fn_nomem(ctx);
     switch (kind) {
     case CMP_LT: result = c < 0; break;

@@ -2084,8 +2084,13 @@ typedef struct {
     const char *error;
 } encoder;
 
+/* Positional number text longer than this is written in exponent form
+ * [num.format.compact]: a number's text can be hundreds of megabytes. */
+#define TYPED_NUMBER_POSITIONAL_MAX 4096
+
 /* A number as the Go adapter writes it (numberText): "inf", "-inf", "0",
- * "-0", or Go's Text('f', -1). */
+ * "-0", or Go's Text('f', -1) — in exponent form past
+ * TYPED_NUMBER_POSITIONAL_MAX bytes, where the Go adapter goes on. */
 static void put_number_text(encoder *e, const tfx_num *num)
 {
     const char *text;
@@ -2099,7 +2104,7 @@ static void put_number_text(encoder *e, const tfx_num *num)
         tfx_textbuf_puts(&e->b, tfx_num_signbit(num) ? "-0" : "0");
         return;
     }
-    text = tfx_num_format(e->b.ctx->arena, num, &len);
+    text = tfx_num_format_compact(e->b.ctx->arena, num, TYPED_NUMBER_POSITIONAL_MAX, &len);
     if (text == NULL)
         fail_memory(e->b.ctx);
     tfx_textbuf_put(&e->b, text, len);

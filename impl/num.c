@@ -11,7 +11,9 @@
  */
 #include "num.h"
 
+#include <stdio.h>
 #include <gmp.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <mpfr.h>
@@ -414,23 +416,35 @@ bool tfx_num_literal_ok(const char *text, size_t n)
  * Formatting [num.format]
  */
 
-/* A decimal 0.mant × 10^exp with no trailing zeros in mant; the empty
- * mantissa is zero.  As Go's math/big decimal. */
+/* A decimal 0.mant × 10^exp; the empty mantissa is zero.  As Go's
+ * math/big decimal, except that it may hold only the leading digits of a
+ * long exact decimal: then `more` is set, and the digits after mant[len-1]
+ * are not all zero (mant itself has no trailing zeros unless `more`). */
 typedef struct {
     char *mant; /* malloc'd digits, not NUL-terminated */
     size_t len;
     int64_t exp;
+    bool more;
 } decimal;
+
+/* Results of the digit routines below. */
+enum { DIGITS_NOMEM = -1, DIGITS_UNDECIDED = 0, DIGITS_OK = 1 };
+
+/* Binary exponents up to this magnitude get exact decimals; beyond it the
+ * exact decimal would have more than a few thousand digits, and the
+ * leading digits are enclosed instead (decimal_lead). */
+#define EXACT_EXP_MAX 8192
 
 /* d = the exact decimal of n × 2^e, n >= 0; n is clobbered.  false if
  * malloc fails. */
-static bool decimal_init(decimal *d, mpz_ptr n, int64_t e)
+static bool decimal_exact(decimal *d, mpz_ptr n, int64_t e)
 {
     size_t nbytes, i;
 
     d->mant = NULL;
     d->len = 0;
     d->exp = 0;
+    d->more = false;
     if (mpz_sgn(n) == 0)
         return true;
     if (e < 0) {
@@ -467,6 +481,103 @@ static bool decimal_init(decimal *d, mpz_ptr n, int64_t e)
     return true;
 }
 
+/* d = the first k digits of v > 0 (exact, in MPFR's widest exponent
+ * range), with `more` set, when they can be proved at working precision
+ * wprec: v × 10^(k−D), D the number of v's integer digits, is enclosed
+ * between its roundings down and up, and the digits are accepted only if
+ * both bounds have the same integer part z with 10^(k−1) <= z < 10^k and
+ * the lower bound lies strictly above z (so the exact decimal goes on
+ * after the k digits).  The exact decimal of such a v has at least
+ * |e|·0.3 digits, so this is the case but for numbers whose digits after
+ * the k-th begin with about wprec − 3.33·k bits' worth of zeros or nines;
+ * those are DIGITS_UNDECIDED, and the caller retries or goes exact. */
+static int decimal_lead(decimal *d, mpfr_srcptr v, size_t k, mpfr_prec_t wprec)
+{
+    mpfr_t t, plo, phi, lo, hi;
+    mpz_t z, zhi, pk;
+    int64_t dexp;
+    int rc = DIGITS_UNDECIDED;
+
+    mpfr_init2(t, 64);
+    mpfr_log10(t, v, MPFR_RNDD);
+    dexp = (int64_t)mpfr_get_sj(t, MPFR_RNDD) + 1;
+    mpfr_clear(t);
+    mpfr_inits2(wprec, plo, phi, lo, hi, (mpfr_ptr)0);
+    mpz_inits(z, zhi, pk, (mpz_ptr)0);
+    /* the estimate of D is off by at most one either way */
+    for (int tries = 0; tries < 3; tries++) {
+        int64_t s = (int64_t)k - dexp;
+        unsigned long as = (unsigned long)(s < 0 ? -s : s);
+
+        mpfr_ui_pow_ui(plo, 10, as, MPFR_RNDD);
+        mpfr_ui_pow_ui(phi, 10, as, MPFR_RNDU);
+        if (s >= 0) {
+            mpfr_mul(lo, v, plo, MPFR_RNDD);
+            mpfr_mul(hi, v, phi, MPFR_RNDU);
+        } else {
+            mpfr_div(lo, v, phi, MPFR_RNDD);
+            mpfr_div(hi, v, plo, MPFR_RNDU);
+        }
+        mpfr_get_z(z, lo, MPFR_RNDD);
+        mpfr_get_z(zhi, hi, MPFR_RNDD);
+        if (mpz_cmp(z, zhi) != 0 || mpfr_integer_p(lo))
+            break;
+        mpz_ui_pow_ui(pk, 10, (unsigned long)k - 1);
+        if (mpz_cmp(z, pk) < 0) {
+            dexp--;
+            continue;
+        }
+        mpz_mul_ui(pk, pk, 10);
+        if (mpz_cmp(z, pk) >= 0) {
+            dexp++;
+            continue;
+        }
+        d->mant = malloc(k + 2);
+        if (d->mant == NULL) {
+            rc = DIGITS_NOMEM;
+            break;
+        }
+        mpz_get_str(d->mant, 10, z);
+        d->len = k;
+        d->exp = dexp;
+        d->more = true;
+        rc = DIGITS_OK;
+        break;
+    }
+    mpfr_clears(plo, phi, lo, hi, (mpfr_ptr)0);
+    mpz_clears(z, zhi, pk, (mpz_ptr)0);
+    return rc;
+}
+
+/* d = the decimal of n × 2^e (n >= 0, clobbered): exact when the exponent
+ * is small or `exact` is set, otherwise the leading k digits by
+ * decimal_lead (raising the working precision twice before giving up). */
+static int decimal_of(decimal *d, mpz_ptr n, int64_t e, size_t k, bool exact)
+{
+    mpfr_t v;
+    mpfr_prec_t wprec;
+    size_t bits;
+    int rc = DIGITS_UNDECIDED;
+
+    /* exact decimals when cheap, or when no fewer than k digits would be
+     * wanted anyway (they have at most bitlen(n) + |e| digits) */
+    if (exact || mpz_sgn(n) == 0 || (e >= -EXACT_EXP_MAX && e <= EXACT_EXP_MAX)
+        || (uint64_t)k >= (uint64_t)mpz_sizeinbase(n, 2) + (uint64_t)(e < 0 ? -e : e))
+        return decimal_exact(d, n, e) ? DIGITS_OK : DIGITS_NOMEM;
+    d->mant = NULL;
+    d->len = 0;
+    d->exp = 0;
+    d->more = false;
+    bits = mpz_sizeinbase(n, 2);
+    mpfr_init2(v, bits < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)bits);
+    mpfr_set_z_2exp(v, n, (mpfr_exp_t)e, MPFR_RNDN); /* exact */
+    wprec = (mpfr_prec_t)((double)k * 3.3219280948873626) + 128;
+    for (int i = 0; i < 3 && rc == DIGITS_UNDECIDED; i++, wprec *= 2)
+        rc = decimal_lead(d, v, k, wprec);
+    mpfr_clear(v);
+    return rc;
+}
+
 static char decimal_at(const decimal *d, int64_t i)
 {
     if (i >= 0 && (uint64_t)i < d->len)
@@ -482,10 +593,13 @@ static void decimal_trim(decimal *d)
         d->exp = 0;
 }
 
+/* Truncates d to n digits and adds one to the last (with carry); n is
+ * below len whenever d->more. */
 static void decimal_round_up(decimal *d, size_t n)
 {
-    if (n >= d->len)
+    if (n >= d->len && !d->more)
         return;
+    d->more = false;
     while (n > 0 && d->mant[n - 1] >= '9')
         n--;
     if (n == 0) {
@@ -500,20 +614,21 @@ static void decimal_round_up(decimal *d, size_t n)
 
 static void decimal_round_down(decimal *d, size_t n)
 {
-    if (n >= d->len)
-        return;
-    d->len = n;
+    if (n < d->len)
+        d->len = n;
+    d->more = false;
     decimal_trim(d);
 }
 
-/* Rounds d to n digits, to nearest, ties to even. */
+/* Rounds d to n digits, to nearest, ties to even; n is below len
+ * whenever d->more. */
 static void decimal_round(decimal *d, size_t n)
 {
     bool up;
 
-    if (n >= d->len)
+    if (n >= d->len && !d->more)
         return;
-    if (d->mant[n] == '5' && n + 1 == d->len)
+    if (d->mant[n] == '5' && n + 1 == d->len && !d->more)
         up = n > 0 && ((d->mant[n - 1] - '0') & 1) != 0;
     else
         up = d->mant[n] >= '5';
@@ -523,21 +638,23 @@ static void decimal_round(decimal *d, size_t n)
         decimal_round_down(d, n);
 }
 
-/* Shortens d, the exact decimal of x, to the digits Go's roundShortest
- * keeps: the bounds are x ∓ ½ ulp at x's precision (the mantissa taken to
- * prec+1 bits), usable themselves iff the mantissa is even; the digits of
- * d, lower and upper are compared position by position as Go does.
- * false if malloc fails. */
-static bool shortest(decimal *d, mpfr_srcptr x)
+/* Shortens d, the decimal of x, to the digits Go's roundShortest keeps:
+ * the bounds are x ∓ ½ ulp at x's precision (the mantissa taken to prec+1
+ * bits), usable themselves iff the mantissa is even; the digits of d,
+ * lower and upper are compared position by position as Go does.  With
+ * leading digits only (`exact` unset, d->more), DIGITS_UNDECIDED when the
+ * comparison would need a digit not held. */
+static int shortest(decimal *d, mpfr_srcptr x, size_t k, bool exact)
 {
     mpz_t mant, t;
     mpfr_exp_t e;
     decimal lower, upper;
-    bool inclusive, ok = true;
+    bool inclusive;
+    int rc;
     size_t i;
 
     if (d->len == 0)
-        return true;
+        return DIGITS_OK;
     mpz_init(mant);
     mpz_init(t);
     e = mpfr_get_z_2exp(mant, x); /* |mant| has exactly prec bits */
@@ -546,39 +663,96 @@ static bool shortest(decimal *d, mpfr_srcptr x)
     mpz_mul_2exp(mant, mant, 1);
     e -= 1;
     mpz_sub_ui(t, mant, 1);
-    ok = decimal_init(&lower, t, (int64_t)e);
-    mpz_add_ui(t, mant, 1);
-    if (ok && !decimal_init(&upper, t, (int64_t)e)) {
-        free(lower.mant);
-        ok = false;
+    rc = decimal_of(&lower, t, (int64_t)e, k, exact);
+    if (rc == DIGITS_OK) {
+        mpz_add_ui(t, mant, 1);
+        rc = decimal_of(&upper, t, (int64_t)e, k, exact);
+        if (rc != DIGITS_OK)
+            free(lower.mant);
     }
     mpz_clear(mant);
     mpz_clear(t);
-    if (!ok)
-        return false;
+    if (rc != DIGITS_OK)
+        return rc;
+    rc = d->more ? DIGITS_UNDECIDED : DIGITS_OK; /* if no digit decides */
     for (i = 0; i < d->len; i++) {
-        char m = d->mant[i];
-        char l = decimal_at(&lower, (int64_t)i);
-        char u = decimal_at(&upper, (int64_t)i);
-        bool okdown = l != m || (inclusive && i + 1 == lower.len);
-        bool okup = m != u && (inclusive || m + 1 < u || i + 1 < upper.len);
+        char m, l, u;
+        bool okdown, okup;
 
-        if (okdown && okup) {
-            decimal_round(d, i + 1);
+        /* digit i and whether it is the last of each must be known */
+        if ((d->more && i + 1 >= d->len) || (lower.more && i + 1 >= lower.len)
+            || (upper.more && i + 1 >= upper.len)) {
+            rc = DIGITS_UNDECIDED;
             break;
         }
-        if (okdown) {
-            decimal_round_down(d, i + 1);
-            break;
-        }
-        if (okup) {
-            decimal_round_up(d, i + 1);
+        m = d->mant[i];
+        l = decimal_at(&lower, (int64_t)i);
+        u = decimal_at(&upper, (int64_t)i);
+        okdown = l != m || (inclusive && !lower.more && i + 1 == lower.len);
+        okup = m != u && (inclusive || m + 1 < u || upper.more || i + 1 < upper.len);
+        if (okdown || okup) {
+            if (okdown && okup)
+                decimal_round(d, i + 1);
+            else if (okdown)
+                decimal_round_down(d, i + 1);
+            else
+                decimal_round_up(d, i + 1);
+            rc = DIGITS_OK;
             break;
         }
     }
     free(lower.mant);
     free(upper.mant);
-    return true;
+    return rc;
+}
+
+/* d = the digits [num.shortest] of x (finite): with `exact` unset, from
+ * leading digits where the exponent is large (DIGITS_UNDECIDED if they do
+ * not suffice), else from exact decimals.  The digit routines work in
+ * MPFR's widest exponent range: the powers of ten that scale the smallest
+ * and largest numbers lie outside Go's. */
+static int shortest_digits(decimal *d, mpfr_srcptr x, bool exact)
+{
+    mpz_t n;
+    mpfr_exp_t e;
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    /* Go's decision comes within prec·log10(2) + 2 digits */
+    size_t k = (size_t)((double)mpfr_get_prec(x) * 0.30103) + 32;
+    int rc;
+
+    d->mant = NULL;
+    d->len = 0;
+    d->exp = 0;
+    d->more = false;
+    if (!mpfr_regular_p(x))
+        return DIGITS_OK;
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    mpz_init(n);
+    e = mpfr_get_z_2exp(n, x);
+    mpz_abs(n, n);
+    rc = decimal_of(d, n, (int64_t)e, k, exact);
+    mpz_clear(n);
+    if (rc == DIGITS_OK)
+        rc = shortest(d, x, k, exact);
+    if (rc != DIGITS_OK) {
+        free(d->mant);
+        d->mant = NULL;
+    }
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return rc;
+}
+
+/* shortest_digits, falling back to exact decimals; false if malloc
+ * fails. */
+static bool num_digits(decimal *d, mpfr_srcptr x)
+{
+    int rc = shortest_digits(d, x, false);
+
+    if (rc == DIGITS_UNDECIDED)
+        rc = shortest_digits(d, x, true);
+    return rc == DIGITS_OK;
 }
 
 size_t tfx_num_format_max_bytes(const tfx_num *x)
@@ -594,66 +768,110 @@ size_t tfx_num_format_max_bytes(const tfx_num *x)
     return (uint64_t)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
 }
 
-char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes)
+/* The length of the positional text of digits d (Go's fmtF with the
+ * digits' own fraction length), and the fraction length. */
+static size_t positional_size(const decimal *d, bool neg, int64_t *fprec)
 {
-    decimal d;
-    int64_t fprec, i, nint;
+    int64_t nint = d->exp > 0 ? d->exp : 1;
+
+    *fprec = (int64_t)d->len - d->exp;
+    if (*fprec < 0)
+        *fprec = 0;
+    return (size_t)((neg ? 1 : 0) + nint + (*fprec > 0 ? 1 + *fprec : 0));
+}
+
+static char *format_inf(tfx_arena *a, const tfx_num *x, size_t *nbytes)
+{
+    char *out = tfx_arena_strndup(a, mpfr_signbit(x->v) ? "-Inf" : "+Inf", 4);
+
+    if (out != NULL && nbytes != NULL)
+        *nbytes = 4;
+    return out;
+}
+
+/* [num.format] */
+static char *format_positional(tfx_arena *a, const tfx_num *x, const decimal *d,
+                               size_t *nbytes)
+{
+    int64_t fprec, i;
     size_t size, k = 0;
     char *out;
+    bool neg = mpfr_signbit(x->v) != 0;
 
-    if (mpfr_inf_p(x->v)) {
-        out = tfx_arena_strndup(a, mpfr_signbit(x->v) ? "-Inf" : "+Inf", 4);
-        if (out != NULL && nbytes != NULL)
-            *nbytes = 4;
-        return out;
-    }
-    d.mant = NULL;
-    d.len = 0;
-    d.exp = 0;
-    if (mpfr_regular_p(x->v)) {
-        mpz_t n;
-        mpfr_exp_t e;
-
-        mpz_init(n);
-        e = mpfr_get_z_2exp(n, x->v);
-        mpz_abs(n, n);
-        if (!decimal_init(&d, n, (int64_t)e)) {
-            mpz_clear(n);
-            return NULL;
-        }
-        mpz_clear(n);
-        if (!shortest(&d, x->v)) {
-            free(d.mant);
-            return NULL;
-        }
-    }
-    /* Go's fmtF with the shortest digits' own fraction length */
-    fprec = (int64_t)d.len - d.exp;
-    if (fprec < 0)
-        fprec = 0;
-    nint = d.exp > 0 ? d.exp : 1;
-    size = (size_t)(1 + nint + (fprec > 0 ? 1 + fprec : 0));
+    size = positional_size(d, neg, &fprec);
     out = tfx_arena_alloc(a, size + 1);
-    if (out == NULL) {
-        free(d.mant);
+    if (out == NULL)
         return NULL;
-    }
-    if (mpfr_signbit(x->v))
+    if (neg)
         out[k++] = '-';
-    if (d.exp > 0) {
-        for (i = 0; i < d.exp; i++)
-            out[k++] = decimal_at(&d, i);
+    if (d->exp > 0) {
+        for (i = 0; i < d->exp; i++)
+            out[k++] = decimal_at(d, i);
     } else
         out[k++] = '0';
     if (fprec > 0) {
         out[k++] = '.';
         for (i = 0; i < fprec; i++)
-            out[k++] = decimal_at(&d, d.exp + i);
+            out[k++] = decimal_at(d, d->exp + i);
     }
     out[k] = '\0';
-    free(d.mant);
     if (nbytes != NULL)
         *nbytes = k;
+    return out;
+}
+
+char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes)
+{
+    decimal d;
+    char *out;
+
+    if (mpfr_inf_p(x->v))
+        return format_inf(a, x, nbytes);
+    if (!num_digits(&d, x->v))
+        return NULL;
+    out = format_positional(a, x, &d, nbytes);
+    free(d.mant);
+    return out;
+}
+
+/* [num.format.compact] */
+char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_positional,
+                             size_t *nbytes)
+{
+    decimal d;
+    int64_t fprec;
+    char *out;
+    char exp[32];
+    size_t n, k = 0;
+    bool neg = mpfr_signbit(x->v) != 0;
+
+    if (mpfr_inf_p(x->v))
+        return format_inf(a, x, nbytes);
+    if (!num_digits(&d, x->v))
+        return NULL;
+    if (d.len == 0 || positional_size(&d, neg, &fprec) <= max_positional) {
+        out = format_positional(a, x, &d, nbytes);
+        free(d.mant);
+        return out;
+    }
+    /* d1[.d2…]e±X with the value 0.d1d2… × 10^exp */
+    snprintf(exp, sizeof exp, "e%+" PRId64, d.exp - 1);
+    n = (neg ? 1 : 0) + d.len + (d.len > 1 ? 1 : 0) + strlen(exp);
+    out = tfx_arena_alloc(a, n + 1);
+    if (out != NULL) {
+        if (neg)
+            out[k++] = '-';
+        out[k++] = d.mant[0];
+        if (d.len > 1) {
+            out[k++] = '.';
+            memcpy(out + k, d.mant + 1, d.len - 1);
+            k += d.len - 1;
+        }
+        memcpy(out + k, exp, strlen(exp) + 1);
+        if (nbytes != NULL)
+            *nbytes = n;
+    }
+    free(d.mant);
     return out;
 }
 
@@ -867,11 +1085,9 @@ int tfx_num_cmp(const tfx_num *x, const tfx_num *y)
     return (c > 0) - (c < 0);
 }
 
-tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
-                          bool *out)
+tfx_num_err tfx_num_equal(const tfx_num *x, const tfx_num *y, bool *out)
 {
-    const char *xs, *ys;
-    size_t xn, yn;
+    decimal dx, dy;
 
     if (tfx_num_sign(x) != tfx_num_sign(y)) {
         *out = false;
@@ -887,11 +1103,16 @@ tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
         *out = mpfr_equal_p(x->v, y->v) != 0;
         return TFX_NUM_OK;
     }
-    xs = tfx_num_format(a, x, &xn);
-    ys = tfx_num_format(a, y, &yn);
-    if (xs == NULL || ys == NULL)
+    /* the same text iff the same shortest digits at the same place */
+    if (!num_digits(&dx, x->v))
         return TFX_NUM_ERR_NOMEM;
-    *out = xn == yn && memcmp(xs, ys, xn) == 0;
+    if (!num_digits(&dy, y->v)) {
+        free(dx.mant);
+        return TFX_NUM_ERR_NOMEM;
+    }
+    *out = dx.len == dy.len && dx.exp == dy.exp && memcmp(dx.mant, dy.mant, dx.len) == 0;
+    free(dx.mant);
+    free(dy.mant);
     return TFX_NUM_OK;
 }
 

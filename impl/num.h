@@ -79,8 +79,17 @@ const tfx_num *tfx_num_from_double(tfx_arena *a, double v);
  * decimal that reads back to x at x's precision, positional, "-0",
  * "+Inf", "-Inf".  NUL-terminated in `a`, *nbytes its length (may be
  * NULL); NULL if the arena is exhausted.  Time and memory grow with the
- * length of the result, which tfx_num_format_max_bytes bounds. */
+ * length of the result, which tfx_num_format_max_bytes bounds; finding
+ * the digits takes time in the precision, not the exponent. */
 char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes);
+
+/* As tfx_num_format while the text is at most max_positional bytes;
+ * longer, the same shortest digits in exponent form, "d.ddde-12345" (one
+ * digit before the point, no point for one digit), which Go's ParseFloat
+ * reads back to the same digits [num.format.compact].  Time and memory
+ * are then small whatever the exponent. */
+char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_positional,
+                             size_t *nbytes);
 
 /* An upper bound of the length tfx_num_format gives x, computed in
  * constant time [num.format.size]. */
@@ -118,10 +127,9 @@ const tfx_num *tfx_num_neg(tfx_arena *a, const tfx_num *x);
 int tfx_num_cmp(const tfx_num *x, const tfx_num *y);
 
 /* cty's == [num.eq]: whether the texts of x and y are equal once "-0" is
- * read as "0".  Formats both in `a` when they are not trivially equal or
- * unequal; TFX_NUM_ERR_NOMEM if that fails. */
-tfx_num_err tfx_num_equal(tfx_arena *a, const tfx_num *x, const tfx_num *y,
-                          bool *out);
+ * read as "0" (their shortest digits and the place of the point are
+ * compared, never the full texts); TFX_NUM_ERR_NOMEM if malloc fails. */
+tfx_num_err tfx_num_equal(const tfx_num *x, const tfx_num *y, bool *out);
 
 /* --- Queries --- */
 

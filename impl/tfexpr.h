@@ -252,16 +252,18 @@ TFX_API const tfx_diagnostic *tfx_result_diagnostic(const tfx_result *r, size_t 
 
 /* The value in the corpus's typed JSON encoding (lossless: type, nulls,
  * unknowns, marks, exact numbers), e.g. {"type":"number","v":"3"}.  Free
- * with tfx_free; NULL if the evaluation produced no value, memory ran
- * out, or a number's text would be longer than the evaluation's
- * max_string_bytes (a literal like 1e646456992 is a valid number of 646
- * million digits).  (After errors upstream still returns a placeholder value; so does
- * this function.) */
+ * with tfx_free; NULL if the evaluation produced no value or memory ran
+ * out.  A number whose positional text would pass 4096 bytes is written
+ * in exponent form, "1e+646456992" (a literal like that is a valid number
+ * of 646 million digits).  (After errors upstream still returns a
+ * placeholder value; so does this function.) */
 TFX_API char *tfx_result_json(const tfx_result *r);
 
 /* The value as `terraform console` shows it: strings quoted, objects and
  * maps with `=`, "(known after apply)" for unknowns, "(sensitive value)"
- * for sensitive ones.  Free with tfx_free. */
+ * for sensitive ones, numbers written out in full as Go does.  Free with
+ * tfx_free; NULL if there is no value, memory ran out, or a number's text
+ * would be longer than the evaluation's max_string_bytes. */
 TFX_API char *tfx_result_render(const tfx_result *r);
 
 /* Converts the result's value to the type `type_json` (cty's JSON type

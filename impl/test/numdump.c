@@ -118,7 +118,7 @@ static json_t *answer(tfx_arena *a, json_t *req)
             return json_pack("{ss}", "error", err);
         if (op[0] == 'c')
             return json_pack("{si}", "cmp", tfx_num_cmp(x, y));
-        if (tfx_num_equal(a, x, y, &eq) != TFX_NUM_OK)
+        if (tfx_num_equal(x, y, &eq) != TFX_NUM_OK)
             return json_pack("{ss}", "error", "nomem");
         return json_pack("{sb}", "bool", eq);
     }

@@ -88,10 +88,22 @@ expect 0 "$tfexpr" eval --limit-string 4 --limit-items 3 --limit-depth 3 "$e"
 expect 2 "$tfexpr" eval --limit-steps 0 1
 expect 2 "$tfexpr" eval --limit-steps -1 1
 expect 2 "$tfexpr" eval --limit-nosuch 5 1
-# a value beyond the string limit cannot be shown: exit 2, with a reason
+# [num.format.compact] a number whose text passes 4096 bytes is written in
+# exponent form in JSON; as text, beyond the string limit it cannot be
+# shown: exit 2, with a reason
 out=$("$tfexpr" eval --format json --limit-string 5000 '1e5000' 2>/dev/null); status=$?
 case "$status $out" in
-    '2 {"ok":false,"error":'*) ok ;;
+    '0 {"ok":true,"value":{"type":"number","v":"1e+5000"}'*) ok ;;
+    *) bad "compact number: $status $out" ;;
+esac
+out=$("$tfexpr" eval --format json '(-1/3)*1e-5000' 2>/dev/null); status=$?
+case "$status $out" in
+    '0 {"ok":true,"value":{"type":"number","v":"-3.3333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333336e-5001"}'*) ok ;;
+    *) bad "compact negative number: $status $out" ;;
+esac
+out=$("$tfexpr" eval --limit-string 5000 '1e5000' 2>&1); status=$?
+case "$status $out" in
+    '2 '*'cannot be shown'*) ok ;;
     *) bad "unshowable value: $status $out" ;;
 esac
 

@@ -86,7 +86,7 @@ static bool EQ(const tfx_num *x, const tfx_num *y)
 {
     bool eq = false;
 
-    if (tfx_num_equal(A, x, y, &eq) != TFX_NUM_OK)
+    if (tfx_num_equal(x, y, &eq) != TFX_NUM_OK)
         return false;
     return eq;
 }
@@ -180,6 +180,42 @@ static void test_format(void)
     CHECK(tfx_num_format_max_bytes(P("1e-30")) >= 32);
     CHECK(tfx_num_format_max_bytes(P("1e646456992")) >= 646456993);
     CHECK(tfx_num_format_max_bytes(P("-Inf")) == 4);
+}
+
+/* The compact text of n with positional text up to max bytes. */
+static const char *C(const tfx_num *n, size_t max)
+{
+    return n == NULL ? "(error)" : tfx_num_format_compact(A, n, max, NULL);
+}
+
+/* [num.format.compact] [num.shortest]: a decimal text of fewer than 154
+ * significant digits, read at 512 bits, has those digits as its shortest
+ * digits, whatever its exponent: the leading digits of numbers far past
+ * the exact-decimal range are found by enclosure (num.c decimal_lead),
+ * and must give the same digits. */
+static void test_format_compact(void)
+{
+    CHECK_STR(C(P("1e-600000000"), 4096), "1e-600000000");
+    CHECK_STR(C(P("1e646456992"), 4096), "1e+646456992");
+    CHECK_STR(C(P("-123456789e-600000000"), 4096), "-1.23456789e-599999992");
+    CHECK_STR(C(P("9.999999999999999999999e646456991"), 4096), "9.999999999999999999999e+646456991");
+    CHECK_STR(C(P("1.0000000000000000000000000000000000001e-646456991"), 4096),
+              "1.0000000000000000000000000000000000001e-646456991");
+    CHECK_STR(C(P("31415926535897932384626433832795028841971e-123456789"), 4096),
+              "3.1415926535897932384626433832795028841971e-123456749");
+    CHECK_STR(C(P("1e9000"), 4096), "1e+9000");
+    CHECK_STR(C(P("1e-9000"), 4096), "1e-9000");
+    /* the smallest and largest values whose text is positional at 10 */
+    CHECK_STR(C(P("0.0000001"), 9), "0.0000001");
+    CHECK_STR(C(P("0.0000001"), 8), "1e-7");
+    CHECK_STR(C(P("-12345.5"), 8), "-12345.5");
+    CHECK_STR(C(P("-12345.5"), 7), "-1.23455e+4");
+    CHECK_STR(C(P("0"), 0), "0");
+    CHECK_STR(C(P("-0"), 0), "-0");
+    CHECK_STR(C(P("-Inf"), 0), "-Inf");
+    /* positional text far past the exact range: zeros, then the digits */
+    CHECK_STR(S(P("7e-20000")), repeat('0', 19999, "0.", "7"));
+    CHECK_STR(S(P("25e20000")), repeat('0', 20000, "25", ""));
 }
 
 static void test_arith(void)
@@ -329,6 +365,7 @@ int main(void)
         return 2;
     test_parse();
     test_format();
+    test_format_compact();
     test_arith();
     test_compare();
     test_queries();
