@@ -208,6 +208,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-conversion-matrix --record
 	$(PYTHON) tools/gen-collection-matrix --record
 	$(PYTHON) tools/gen-refs-cases --record
+	$(PYTHON) tools/gen-format-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.

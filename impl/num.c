@@ -111,6 +111,8 @@ const char *tfx_num_err_reason(tfx_num_err err)
         return "can't use modulo with zero and infinity";
     case TFX_NUM_ERR_MOD_INF_QUOTIENT:
         return "can't use modulo with an infinite dividend or quotient";
+    case TFX_NUM_ERR_TOO_LONG:
+        return "the text would be longer than the limit";
     }
     return "unknown error";
 }
@@ -842,7 +844,7 @@ char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_position
     int64_t fprec;
     char *out;
     char exp[32];
-    size_t n, k = 0;
+    size_t n;
     bool neg = mpfr_signbit(x->v) != 0;
 
     if (mpfr_inf_p(x->v))
@@ -859,6 +861,8 @@ char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_position
     n = (neg ? 1 : 0) + d.len + (d.len > 1 ? 1 : 0) + strlen(exp);
     out = tfx_arena_alloc(a, n + 1);
     if (out != NULL) {
+        size_t k = 0;
+
         if (neg)
             out[k++] = '-';
         out[k++] = d.mant[0];
@@ -873,6 +877,286 @@ char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_position
     }
     free(d.mant);
     return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Go's fmt verbs on big.Float and big.Int [fn.format.float] [fn.format.int]
+ */
+
+/* d = x's decimal holding at least its first k digits (exact, or leading
+ * digits with `more`), x finite.  false if malloc fails. */
+static bool digits_at_least(decimal *d, mpfr_srcptr x, size_t k)
+{
+    mpz_t n;
+    mpfr_exp_t e;
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    int rc;
+
+    d->mant = NULL;
+    d->len = 0;
+    d->exp = 0;
+    d->more = false;
+    if (!mpfr_regular_p(x))
+        return true;
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    mpz_init(n);
+    e = mpfr_get_z_2exp(n, x);
+    mpz_abs(n, n);
+    rc = decimal_of(d, n, (int64_t)e, k, false);
+    if (rc == DIGITS_UNDECIDED) {
+        e = mpfr_get_z_2exp(n, x);
+        mpz_abs(n, n);
+        rc = decimal_of(d, n, (int64_t)e, k, true);
+    }
+    mpz_clear(n);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return rc == DIGITS_OK;
+}
+
+/* Go's decimal.round(n): nothing for n < 0 or n at or past the end; d
+ * holds more than n digits when d->more. */
+static void go_round(decimal *d, int64_t n)
+{
+    if (n < 0 || ((uint64_t)n >= d->len && !d->more))
+        return;
+    decimal_round(d, (size_t)n);
+}
+
+static size_t count_decimal(uint64_t v)
+{
+    size_t n = 1;
+
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* The lengths of Go's fmtE and fmtF texts for digits d (no sign). */
+static uint64_t go_len_e(int64_t prec, const decimal *d)
+{
+    int64_t exp = d->len > 0 ? d->exp - 1 : 0;
+    uint64_t mag = (uint64_t)(exp < 0 ? -exp : exp);
+
+    return 1 + (prec > 0 ? 1 + (uint64_t)prec : 0) + 2 + (mag < 10 ? 2 : count_decimal(mag));
+}
+
+static uint64_t go_len_f(int64_t prec, const decimal *d)
+{
+    return (uint64_t)(d->exp > 0 ? d->exp : 1) + (prec > 0 ? 1 + (uint64_t)prec : 0);
+}
+
+/* Go's fmtE into out: d.ddddde±dd with prec digits after the point. */
+static size_t go_fmt_e(char *out, char verb, int64_t prec, const decimal *d)
+{
+    size_t k = 0;
+    int64_t exp = d->len > 0 ? d->exp - 1 : 0;
+
+    if (d->len > 0)
+        out[k++] = d->mant[0];
+    else
+        out[k++] = '0';
+    if (prec > 0) {
+        int64_t i;
+        int64_t m = (int64_t)d->len < prec + 1 ? (int64_t)d->len : prec + 1;
+
+        out[k++] = '.';
+        for (i = 1; i < m; i++)
+            out[k++] = d->mant[i];
+        for (i = m > 1 ? m : 1; i <= prec; i++)
+            out[k++] = '0';
+    }
+    out[k++] = verb;
+    out[k++] = exp < 0 ? '-' : '+';
+    if (exp < 0)
+        exp = -exp;
+    if (exp < 10)
+        out[k++] = '0';
+    k += (size_t)sprintf(out + k, "%" PRId64, exp);
+    return k;
+}
+
+/* Go's fmtF into out: the integer digits padded with zeros, then prec
+ * fraction digits. */
+static size_t go_fmt_f(char *out, int64_t prec, const decimal *d)
+{
+    size_t k = 0;
+    int64_t i;
+
+    if (d->exp > 0) {
+        for (i = 0; i < d->exp; i++)
+            out[k++] = decimal_at(d, i);
+    } else
+        out[k++] = '0';
+    if (prec > 0) {
+        out[k++] = '.';
+        for (i = 0; i < prec; i++)
+            out[k++] = decimal_at(d, d->exp + i);
+    }
+    return k;
+}
+
+/* How Go's Append lays digits out: the form ('e' or 'f', with verb's case
+ * for 'e') and the precision it passes to fmtE / fmtF. */
+typedef struct {
+    char form;
+    int64_t prec;
+} go_layout;
+
+/* Go's Append after rounding: step 3, "read digits out and format". */
+static go_layout go_lay_out(char verb, int64_t prec, bool is_shortest, const decimal *d)
+{
+    go_layout l;
+    int64_t eprec, exp;
+
+    if (verb == 'e' || verb == 'E' || verb == 'f') {
+        l.form = verb;
+        l.prec = prec;
+        return l;
+    }
+    /* 'g', 'G': trailing fraction zeros are trimmed in the %e form */
+    eprec = prec;
+    if (eprec > (int64_t)d->len && (int64_t)d->len >= d->exp)
+        eprec = (int64_t)d->len;
+    if (is_shortest)
+        eprec = 6;
+    exp = d->exp - 1;
+    if (exp < -4 || exp >= eprec) {
+        if (prec > (int64_t)d->len)
+            prec = (int64_t)d->len;
+        l.form = verb == 'g' ? 'e' : 'E';
+        l.prec = prec - 1;
+        return l;
+    }
+    if (prec > d->exp)
+        prec = (int64_t)d->len;
+    l.form = 'f';
+    l.prec = prec - d->exp > 0 ? prec - d->exp : 0;
+    return l;
+}
+
+tfx_num_err tfx_num_format_go(tfx_arena *a, const tfx_num *x, char verb, long prec,
+                              size_t max_bytes, const char **out, size_t *nbytes)
+{
+    decimal d;
+    int64_t p = prec;
+    bool want_shortest = prec < 0, neg = mpfr_signbit(x->v) != 0;
+    go_layout l;
+    uint64_t len;
+    size_t k = 0;
+    char *text;
+
+    if (mpfr_inf_p(x->v)) {
+        text = tfx_arena_strndup(a, neg ? "-Inf" : "+Inf", 4);
+        if (text == NULL)
+            return TFX_NUM_ERR_NOMEM;
+        *out = text;
+        *nbytes = 4;
+        return TFX_NUM_OK;
+    }
+    /* 1) the decimal: the shortest digits, or enough leading digits to
+     *    round (first a few, to learn the exponent) */
+    if (want_shortest) {
+        if (!num_digits(&d, x->v))
+            return TFX_NUM_ERR_NOMEM;
+    } else {
+        int64_t n;
+
+        if (!digits_at_least(&d, x->v, 40))
+            return TFX_NUM_ERR_NOMEM;
+        if (verb == 'f')
+            n = d.exp + p;
+        else if (verb == 'e' || verb == 'E')
+            n = 1 + p;
+        else
+            n = p == 0 ? 1 : p;
+        /* refuse before the expensive part: the 'e' and 'f' lengths
+         * depend on the digits only through the exponent, which rounding
+         * raises by one at most (changing the length by one at most);
+         * 'g' needs no more than n digits in any case */
+        if (verb != 'g' && verb != 'G') {
+            len = (neg ? 1 : 0) + (verb == 'f' ? go_len_f(p, &d) : go_len_e(p, &d));
+            if (len > (uint64_t)max_bytes + 1) {
+                free(d.mant);
+                return TFX_NUM_ERR_TOO_LONG;
+            }
+        }
+        if (d.more && n >= 0 && (uint64_t)n + 2 > d.len) {
+            free(d.mant);
+            if (!digits_at_least(&d, x->v, (size_t)n + 2))
+                return TFX_NUM_ERR_NOMEM;
+        }
+        /* 2) round */
+        go_round(&d, n);
+        if (verb == 'g' || verb == 'G')
+            p = n;
+    }
+    /* 3) lay out */
+    l = go_lay_out(verb, want_shortest && (verb == 'g' || verb == 'G') ? (int64_t)d.len : p,
+                   want_shortest, &d);
+    len = (neg ? 1 : 0) + (l.form == 'f' ? go_len_f(l.prec, &d) : go_len_e(l.prec, &d));
+    if (len > max_bytes) {
+        free(d.mant);
+        return TFX_NUM_ERR_TOO_LONG;
+    }
+    text = tfx_arena_alloc(a, (size_t)len + 1);
+    if (text == NULL) {
+        free(d.mant);
+        return TFX_NUM_ERR_NOMEM;
+    }
+    if (neg)
+        text[k++] = '-';
+    if (l.form == 'f')
+        k += go_fmt_f(text + k, l.prec, &d);
+    else
+        k += go_fmt_e(text + k, l.form, l.prec, &d);
+    text[k] = '\0';
+    free(d.mant);
+    *out = text;
+    *nbytes = k;
+    return TFX_NUM_OK;
+}
+
+tfx_num_err tfx_num_format_int(tfx_arena *a, const tfx_num *x, int base, size_t max_bytes,
+                               const char **out, size_t *nbytes)
+{
+    mpz_t z;
+    size_t len;
+    char *text;
+
+    if (mpfr_zero_p(x->v)) {
+        *out = "0";
+        *nbytes = 1;
+        return TFX_NUM_OK;
+    }
+    /* bits / per_digit digits at least (4 bits under-counts decimal
+     * digits), so that a number far too long is refused before GMP works */
+    {
+        uint64_t per_digit = base == 2 ? 1 : base == 8 ? 3 : 4;
+
+        if (mpfr_regular_p(x->v) && (uint64_t)mpfr_get_exp(x->v) / per_digit > (uint64_t)max_bytes + 1)
+            return TFX_NUM_ERR_TOO_LONG;
+    }
+    mpz_init(z);
+    mpfr_get_z(z, x->v, MPFR_RNDN); /* exact: x is an integer */
+    mpz_abs(z, z);
+    len = mpz_sizeinbase(z, base);
+    text = tfx_arena_alloc(a, len + 2);
+    if (text == NULL) {
+        mpz_clear(z);
+        return TFX_NUM_ERR_NOMEM;
+    }
+    mpz_get_str(text, base, z);
+    mpz_clear(z);
+    len = strlen(text);
+    if (len > max_bytes)
+        return TFX_NUM_ERR_TOO_LONG;
+    *out = text;
+    *nbytes = len;
+    return TFX_NUM_OK;
 }
 
 char *tfx_num_round_digits(tfx_arena *a, const tfx_num *x, int ndigits, long *exp10)

@@ -39,8 +39,9 @@ typedef enum tfx_num_err {
     TFX_NUM_ERR_MUL_ZERO_INF,   /* 0 * Inf */
     TFX_NUM_ERR_DIV_INDET,      /* 0 / 0, Inf / Inf */
     TFX_NUM_ERR_MOD_INF,        /* x % Inf (upstream: zero times infinity) */
-    TFX_NUM_ERR_MOD_INF_QUOTIENT /* Inf % y, or an infinite quotient
+    TFX_NUM_ERR_MOD_INF_QUOTIENT, /* Inf % y, or an infinite quotient
                                     (upstream panics; tfexpr's rule) */
+    TFX_NUM_ERR_TOO_LONG        /* a text would pass the caller's bound */
 } tfx_num_err;
 
 /* The short reason of an error, for the diagnostic's detail ("can't
@@ -90,6 +91,25 @@ char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes);
  * are then small whatever the exponent. */
 char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_positional,
                              size_t *nbytes);
+
+/* x as Go's Float.Append(buf, verb, prec) writes it, for verb 'e', 'E',
+ * 'f', 'g' or 'G' [fn.format.float]: "-" for negative numbers (negative
+ * zero included), "+Inf"/"-Inf", else the exact decimal of x rounded to
+ * nearest (ties to an even digit) to prec digits after the point ('e',
+ * 'f') or prec significant digits ('g'; 0 counts as 1), or with prec < 0
+ * the shortest digits [num.shortest] ('g' only); 'g' picks the exponent
+ * form for decimal exponents below -4 or from the precision (6 for the
+ * shortest) up.  TFX_NUM_ERR_TOO_LONG, before any work, when the text
+ * would be longer than max_bytes; TFX_NUM_ERR_NOMEM. */
+tfx_num_err tfx_num_format_go(tfx_arena *a, const tfx_num *x, char verb, long prec,
+                              size_t max_bytes, const char **out, size_t *nbytes);
+
+/* The digits of |x|, x an integer (tfx_num_is_integer), in base 2, 8, 10
+ * or 16 (lower-case letters), as Go's big.Int writes them ("0" for zero)
+ * [fn.format.int]; TFX_NUM_ERR_TOO_LONG, before any work, when longer than
+ * max_bytes; TFX_NUM_ERR_NOMEM. */
+tfx_num_err tfx_num_format_int(tfx_arena *a, const tfx_num *x, int base, size_t max_bytes,
+                               const char **out, size_t *nbytes);
 
 /* An upper bound of the length tfx_num_format gives x, computed in
  * constant time [num.format.size]. */

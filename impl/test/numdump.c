@@ -32,6 +32,8 @@ static const char *err_code(tfx_num_err err)
         return "mod-inf";
     case TFX_NUM_ERR_MOD_INF_QUOTIENT:
         return "mod-panic";
+    case TFX_NUM_ERR_TOO_LONG:
+        return "too-long";
     }
     return "unknown";
 }
