@@ -149,6 +149,18 @@ static void charge(formatter *f, size_t nbytes)
         tfx_ctx_step(f->ctx);
 }
 
+/* [fn.format.limits] One step per digit that big-number arithmetic must
+ * produce (tfx_num_format_work), charged before the work is done. */
+static void charge_digits(formatter *f, const tfx_num *x, char verb, long prec)
+{
+    uint64_t work = tfx_num_format_work(x, verb, prec);
+
+    if (work > f->ctx->limits.max_steps)
+        work = f->ctx->limits.max_steps + 1; /* enough to fail */
+    for (uint64_t i = 0; i < work; i++)
+        tfx_ctx_step(f->ctx);
+}
+
 /* [fn.format.width] cty's formatPadWidth: pads text to the verb's width
  * counted in grapheme clusters, with '0' under the 0 flag, on the right
  * under the - flag (so %-05s pads zeros on the right). */
@@ -363,6 +375,7 @@ static void go_float(formatter *f, const go_verb *g, const tfx_num *x)
         if (!g->has_prec)
             prec = -1;
     }
+    charge_digits(f, x, verb, prec);
     st = tfx_num_format_go(f->ctx->arena, x, verb, prec, f->ctx->limits.max_string_bytes, &text,
                            &n);
     if (st == TFX_NUM_ERR_TOO_LONG)
@@ -409,6 +422,8 @@ static void go_int_verb(formatter *f, const go_verb *g, const tfx_num *x)
     tfx_num_err st;
     char *upper;
 
+    if (base == 10)
+        charge_digits(f, x, 'd', 0);
     st = tfx_num_format_int(f->ctx->arena, x, base, f->ctx->limits.max_string_bytes, &digits, &n);
     if (st == TFX_NUM_ERR_TOO_LONG)
         too_long(f);
@@ -764,7 +779,12 @@ static const tfx_value *formatlist_impl(tfx_ctx *ctx, const tfx_function *fn,
                 unknown = true;
             continue;
         }
-        if (arg->type->kind != TFX_TYPE_TUPLE && tfx_value_is_unknown(arg)) {
+        /* a set's length is unknown when it holds an unknown element
+         * among others [value.length] */
+        if (arg->type->kind != TFX_TYPE_TUPLE
+            && (tfx_value_is_unknown(arg)
+                || (arg->type->kind == TFX_TYPE_SET && arg->as.elems.n != 1
+                    && !tfx_value_is_wholly_known(arg)))) {
             unknown = true;
             continue;
         }

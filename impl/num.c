@@ -1120,6 +1120,31 @@ tfx_num_err tfx_num_format_go(tfx_arena *a, const tfx_num *x, char verb, long pr
     return TFX_NUM_OK;
 }
 
+uint64_t tfx_num_format_work(const tfx_num *x, char verb, long prec)
+{
+    int64_t e;
+    uint64_t intdigits;
+
+    if (!mpfr_regular_p(x->v))
+        return 0;
+    e = (int64_t)mpfr_get_exp(x->v);
+    /* within the exact-decimal range the exact decimal has at most a few
+     * thousand digits; the rest of any text is zeros */
+    if (e >= -EXACT_EXP_MAX && e <= EXACT_EXP_MAX)
+        return 0;
+    intdigits = e > 0 ? (uint64_t)e / 3 : 0; /* a little above e·log10(2) */
+    switch (verb) {
+    case 'd':
+        return intdigits;
+    case 'f':
+        return prec < 0 ? 0 : intdigits + (uint64_t)prec;
+    case 'e': case 'E': case 'g': case 'G':
+        return prec < 0 ? 0 : (uint64_t)prec + 1;
+    default:
+        return 0;
+    }
+}
+
 tfx_num_err tfx_num_format_int(tfx_arena *a, const tfx_num *x, int base, size_t max_bytes,
                                const char **out, size_t *nbytes)
 {

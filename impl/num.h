@@ -104,6 +104,13 @@ char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_position
 tfx_num_err tfx_num_format_go(tfx_arena *a, const tfx_num *x, char verb, long prec,
                               size_t max_bytes, const char **out, size_t *nbytes);
 
+/* The costly part of tfx_num_format_go(x, verb, prec) (verb 'e' 'E' 'f'
+ * 'g' 'G') or of tfx_num_format_int for base 10 (verb 'd'), in digits:
+ * the decimal digits that have to come from big-number arithmetic beyond
+ * what the number's precision gives cheaply, 0 when there are none.
+ * Callers charge it to their work limits before formatting. */
+uint64_t tfx_num_format_work(const tfx_num *x, char verb, long prec);
+
 /* The digits of |x|, x an integer (tfx_num_is_integer), in base 2, 8, 10
  * or 16 (lower-case letters), as Go's big.Int writes them ("0" for zero)
  * [fn.format.int]; TFX_NUM_ERR_TOO_LONG, before any work, when longer than

@@ -86,6 +86,16 @@ for lim in "steps 5:Evaluation step limit exceeded" "depth 2:Nesting too deep" \
 done
 expect 0 "$tfexpr" eval --limit-string 4 --limit-items 3 --limit-depth 3 "$e"
 expect 2 "$tfexpr" eval --limit-steps 0 1
+# [fn.format.limits] digits from big-number arithmetic are steps, charged
+# before the work: 201 digits of a number past the exact range
+expect 1 "$tfexpr" eval --limit-steps 150 'format("%.200e", 1e-9000)'
+expect 0 "$tfexpr" eval --limit-steps 400 'format("%.200e", 1e-9000)'
+expect 0 "$tfexpr" eval --limit-steps 150 'format("%.200e", 1e-900)'
+out=$("$tfexpr" eval 'format("%d", 1e60000000)' 2>&1); status=$?
+case "$status $out" in
+    '1 '*'step limit'*) ok ;;
+    *) bad "format digits past the step limit: $status $out" ;;
+esac
 expect 2 "$tfexpr" eval --limit-steps -1 1
 expect 2 "$tfexpr" eval --limit-nosuch 5 1
 # [num.format.compact] a number whose text passes 4096 bytes is written in
