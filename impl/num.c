@@ -432,6 +432,15 @@ typedef struct {
 /* Results of the digit routines below. */
 enum { DIGITS_NOMEM = -1, DIGITS_UNDECIDED = 0, DIGITS_OK = 1 };
 
+/* d = the empty decimal (zero), holding nothing to free. */
+static void decimal_clear(decimal *d)
+{
+    d->mant = NULL;
+    d->len = 0;
+    d->exp = 0;
+    d->more = false;
+}
+
 /* Binary exponents up to this magnitude get exact decimals; beyond it the
  * exact decimal would have more than a few thousand digits, and the
  * leading digits are enclosed instead (decimal_lead). */
@@ -443,10 +452,7 @@ static bool decimal_exact(decimal *d, mpz_ptr n, int64_t e)
 {
     size_t nbytes, i;
 
-    d->mant = NULL;
-    d->len = 0;
-    d->exp = 0;
-    d->more = false;
+    decimal_clear(d);
     if (mpz_sgn(n) == 0)
         return true;
     if (e < 0) {
@@ -566,10 +572,7 @@ static int decimal_of(decimal *d, mpz_ptr n, int64_t e, size_t k, bool exact)
     if (exact || mpz_sgn(n) == 0 || (e >= -EXACT_EXP_MAX && e <= EXACT_EXP_MAX)
         || (uint64_t)k >= (uint64_t)mpz_sizeinbase(n, 2) + (uint64_t)(e < 0 ? -e : e))
         return decimal_exact(d, n, e) ? DIGITS_OK : DIGITS_NOMEM;
-    d->mant = NULL;
-    d->len = 0;
-    d->exp = 0;
-    d->more = false;
+    decimal_clear(d);
     bits = mpz_sizeinbase(n, 2);
     mpfr_init2(v, bits < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)bits);
     mpfr_set_z_2exp(v, n, (mpfr_exp_t)e, MPFR_RNDN); /* exact */
@@ -708,41 +711,56 @@ static int shortest(decimal *d, mpfr_srcptr x, size_t k, bool exact)
     return rc;
 }
 
-/* d = the digits [num.shortest] of x (finite): with `exact` unset, from
- * leading digits where the exponent is large (DIGITS_UNDECIDED if they do
- * not suffice), else from exact decimals.  The digit routines work in
- * MPFR's widest exponent range: the powers of ten that scale the smallest
- * and largest numbers lie outside Go's. */
-static int shortest_digits(decimal *d, mpfr_srcptr x, bool exact)
+/* MPFR's widest exponent range, remembering the caller's: the powers of
+ * ten that scale the smallest and largest numbers lie outside Go's. */
+static saved_range wide_range(void)
+{
+    saved_range s;
+
+    s.emin = mpfr_get_emin();
+    s.emax = mpfr_get_emax();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    return s;
+}
+
+/* decimal_of for x itself (finite, nonzero), in the widest range. */
+static int decimal_of_num(decimal *d, mpfr_srcptr x, size_t k, bool exact)
 {
     mpz_t n;
     mpfr_exp_t e;
-    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-    /* Go's decision comes within prec·log10(2) + 2 digits */
-    size_t k = (size_t)((double)mpfr_get_prec(x) * 0.30103) + 32;
     int rc;
 
-    d->mant = NULL;
-    d->len = 0;
-    d->exp = 0;
-    d->more = false;
-    if (!mpfr_regular_p(x))
-        return DIGITS_OK;
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
     mpz_init(n);
     e = mpfr_get_z_2exp(n, x);
     mpz_abs(n, n);
     rc = decimal_of(d, n, (int64_t)e, k, exact);
     mpz_clear(n);
+    return rc;
+}
+
+/* d = the digits [num.shortest] of x (finite): with `exact` unset, from
+ * leading digits where the exponent is large (DIGITS_UNDECIDED if they do
+ * not suffice), else from exact decimals. */
+static int shortest_digits(decimal *d, mpfr_srcptr x, bool exact)
+{
+    /* Go's decision comes within prec·log10(2) + 2 digits */
+    size_t k = (size_t)((double)mpfr_get_prec(x) * 0.30103) + 32;
+    saved_range s;
+    int rc;
+
+    decimal_clear(d);
+    if (!mpfr_regular_p(x))
+        return DIGITS_OK;
+    s = wide_range();
+    rc = decimal_of_num(d, x, k, exact);
     if (rc == DIGITS_OK)
         rc = shortest(d, x, k, exact);
     if (rc != DIGITS_OK) {
         free(d->mant);
         d->mant = NULL;
     }
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
+    restore_range(s);
     return rc;
 }
 
@@ -887,31 +905,17 @@ char *tfx_num_format_compact(tfx_arena *a, const tfx_num *x, size_t max_position
  * digits with `more`), x finite.  false if malloc fails. */
 static bool digits_at_least(decimal *d, mpfr_srcptr x, size_t k)
 {
-    mpz_t n;
-    mpfr_exp_t e;
-    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    saved_range s;
     int rc;
 
-    d->mant = NULL;
-    d->len = 0;
-    d->exp = 0;
-    d->more = false;
+    decimal_clear(d);
     if (!mpfr_regular_p(x))
         return true;
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-    mpz_init(n);
-    e = mpfr_get_z_2exp(n, x);
-    mpz_abs(n, n);
-    rc = decimal_of(d, n, (int64_t)e, k, false);
-    if (rc == DIGITS_UNDECIDED) {
-        e = mpfr_get_z_2exp(n, x);
-        mpz_abs(n, n);
-        rc = decimal_of(d, n, (int64_t)e, k, true);
-    }
-    mpz_clear(n);
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
+    s = wide_range();
+    rc = decimal_of_num(d, x, k, false);
+    if (rc == DIGITS_UNDECIDED)
+        rc = decimal_of_num(d, x, k, true);
+    restore_range(s);
     return rc == DIGITS_OK;
 }
 
