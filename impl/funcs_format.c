@@ -149,6 +149,18 @@ static void charge(formatter *f, size_t nbytes)
         tfx_ctx_step(f->ctx);
 }
 
+/* After a number text of n bytes was asked for with status st: fails
+ * the evaluation when it would pass the string limit or memory ran out,
+ * else charges its bytes. */
+static void number_text_made(formatter *f, tfx_num_err st, size_t n)
+{
+    if (st == TFX_NUM_ERR_TOO_LONG)
+        too_long(f);
+    if (st != TFX_NUM_OK)
+        tfx_fn_nomem(f->ctx);
+    charge(f, n);
+}
+
 /* [fn.format.limits] One step per digit that big-number arithmetic must
  * produce (tfx_num_format_work), charged before the work is done. */
 static void charge_digits(formatter *f, const tfx_num *x, char verb, long prec)
@@ -213,11 +225,7 @@ static bool format_as_is(formatter *f, const fmt_verb *v, const tfx_value *arg)
             tfx_num_err st = tfx_num_format_go(f->ctx->arena, arg->as.number, 'g', -1,
                                                f->ctx->limits.max_string_bytes, &text, &n);
 
-            if (st == TFX_NUM_ERR_TOO_LONG)
-                too_long(f);
-            if (st != TFX_NUM_OK)
-                tfx_fn_nomem(f->ctx);
-            charge(f, n);
+            number_text_made(f, st, n);
             return emit_padded(f, v, text, n);
         }
     }
@@ -338,7 +346,7 @@ static go_verb go_parse_verb(formatter *f, const fmt_verb *v)
 static void go_extra(formatter *f, const tfx_num *x, bool integer)
 {
     const char *text;
-    size_t n;
+    size_t n = 0;
     tfx_num_err st;
 
     emit(f, "%!(NOVERB)", 10);
@@ -352,11 +360,7 @@ static void go_extra(formatter *f, const tfx_num *x, bool integer)
         st = tfx_num_format_go(f->ctx->arena, x, 'g', -1, f->ctx->limits.max_string_bytes, &text,
                                &n);
     }
-    if (st == TFX_NUM_ERR_TOO_LONG)
-        too_long(f);
-    if (st != TFX_NUM_OK)
-        tfx_fn_nomem(f->ctx);
-    charge(f, n);
+    number_text_made(f, st, n);
     emit(f, text, n);
     emit(f, ")", 1);
 }
@@ -366,7 +370,7 @@ static void go_extra(formatter *f, const tfx_num *x, bool integer)
 static void go_float(formatter *f, const go_verb *g, const tfx_num *x)
 {
     const char *text, *sign = "";
-    size_t n, pad = 0;
+    size_t n = 0, pad = 0;
     char verb = g->verb;
     long prec = g->has_prec ? (long)g->prec : 6;
     tfx_num_err st;
@@ -378,11 +382,7 @@ static void go_float(formatter *f, const go_verb *g, const tfx_num *x)
     charge_digits(f, x, verb, prec);
     st = tfx_num_format_go(f->ctx->arena, x, verb, prec, f->ctx->limits.max_string_bytes, &text,
                            &n);
-    if (st == TFX_NUM_ERR_TOO_LONG)
-        too_long(f);
-    if (st != TFX_NUM_OK)
-        tfx_fn_nomem(f->ctx);
-    charge(f, n);
+    number_text_made(f, st, n);
     if (text[0] == '-') {
         sign = "-";
         text++;
@@ -416,7 +416,7 @@ static void go_float(formatter *f, const go_verb *g, const tfx_num *x)
 static void go_int_verb(formatter *f, const go_verb *g, const tfx_num *x)
 {
     const char *digits, *sign = "", *prefix = "";
-    size_t n, length;
+    size_t n = 0, length;
     uint64_t left = 0, zeros = 0, right = 0;
     int base = g->verb == 'b' ? 2 : g->verb == 'o' ? 8 : g->verb == 'd' ? 10 : 16;
     tfx_num_err st;
@@ -425,11 +425,7 @@ static void go_int_verb(formatter *f, const go_verb *g, const tfx_num *x)
     if (base == 10)
         charge_digits(f, x, 'd', 0);
     st = tfx_num_format_int(f->ctx->arena, x, base, f->ctx->limits.max_string_bytes, &digits, &n);
-    if (st == TFX_NUM_ERR_TOO_LONG)
-        too_long(f);
-    if (st != TFX_NUM_OK)
-        tfx_fn_nomem(f->ctx);
-    charge(f, n);
+    number_text_made(f, st, n);
     if (g->verb == 'X') {
         upper = tfx_ctx_strndup(f->ctx, digits, n);
         for (size_t i = 0; i < n; i++)
