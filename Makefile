@@ -254,6 +254,7 @@ lint-scan: | $(DEPS_OK)
 -include tools/bench.mk
 -include tools/numdiff.mk
 -include tools/difftest.mk
+-include tools/regexdiff.mk
 
 # ---------------------------------------------------------------------------
 

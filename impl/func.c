@@ -264,8 +264,8 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
 static const tfx_builtin *const tables[] = {
     tfx_builtins_collection, tfx_builtins_conversion, tfx_builtins_datetime,
     tfx_builtins_encoding,   tfx_builtins_format,     tfx_builtins_maps_sets,
-    tfx_builtins_numeric,
-    tfx_builtins_string,
+    tfx_builtins_numeric,    tfx_builtins_regex,      tfx_builtins_sensitive,
+    tfx_builtins_string,     tfx_builtins_terraform,
 };
 
 /* Binary search of one sorted table (ended by a NULL name). */

@@ -54,7 +54,10 @@ extern const tfx_builtin tfx_builtins_encoding[];
 extern const tfx_builtin tfx_builtins_format[];
 extern const tfx_builtin tfx_builtins_maps_sets[];
 extern const tfx_builtin tfx_builtins_numeric[];
+extern const tfx_builtin tfx_builtins_regex[];      /* funcs_regex.c */
+extern const tfx_builtin tfx_builtins_sensitive[];  /* funcs_sensitive.c */
 extern const tfx_builtin tfx_builtins_string[];
+extern const tfx_builtin tfx_builtins_terraform[];  /* funcs_closure.c: try, can, convert, ... */
 
 
 /* funcs_operators.c: cty's stdlib operator functions [op.*]. */
