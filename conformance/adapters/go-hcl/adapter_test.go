@@ -10,12 +10,21 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Every fn:<name> capability names a registered function.
+// Every fn:<name> capability names a function of one of the two tables,
+// and type is in the console's only.
 func TestCapabilitiesAreRegistered(t *testing.T) {
 	for _, name := range terraformSemanticsFunctions() {
-		if _, ok := functionTable[name]; !ok {
+		_, inModule := functionsFor(false)[name]
+		_, inConsole := functionsFor(true)[name]
+		if !inModule && !inConsole {
 			t.Errorf("fn:%s is declared but %q is not registered", name, name)
 		}
+	}
+	if _, ok := functionsFor(false)["type"]; ok {
+		t.Errorf("type is in the module table")
+	}
+	if _, ok := functionsFor(true)["type"]; !ok {
+		t.Errorf("type is not in the console table")
 	}
 }
 
@@ -185,5 +194,185 @@ func TestRefs(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("request.refs is not declared")
+	}
+}
+
+// evalAnswer answers an eval (or console) request for input with the
+// variables vars (a JSON object of typed values, or "").
+func evalAnswer(t *testing.T, request, input, vars string) string {
+	t.Helper()
+	c := fmt.Sprintf(`{"request":%q,"mode":"expression","input":%q`, request, input)
+	if vars != "" {
+		c += `,"variables":` + vars
+	}
+	return answerJSON(t, runOne(t, c+"}"))
+}
+
+// callError is the detail of an "Error in function call" diagnostic, and
+// argError that of an "Invalid function argument" one.
+func callError(name, msg string) string {
+	return fmt.Sprintf(`"summary":"Error in function call","detail":"Call to function \"%s\" failed: %s."`, name, msg)
+}
+
+func argError(param, msg string) string {
+	return fmt.Sprintf(`"summary":"Invalid function argument","detail":"Invalid value for \"%s\" parameter: %s."`, param, msg)
+}
+
+// tfVars are the variables of the Terraform-function tests.
+const tfVars = `{
+	"us": {"type": "string", "unknown": true},
+	"sens": {"type": "string", "v": "abc", "marks": ["sensitive"]},
+	"sensu": {"type": "string", "unknown": true, "marks": ["sensitive"]},
+	"dyn": {"type": "dynamic", "unknown": true},
+	"uo": {"type": ["object", {"a": "number", "b": "string"}], "unknown": true, "marks": ["sensitive"]},
+	"ul": {"type": ["list", "bool"], "v": [{"v": false}, {"unknown": true}]},
+	"m": {"type": ["map", "string"], "v": {"a": {"v": "x"}}},
+	"sk": {"type": "string", "v": "zz", "marks": ["sensitive"]},
+	"tmpl": {"type": "string", "v": "Hello, ${name}!", "marks": ["sensitive"]},
+	"eph": {"type": ["object", {"a": "string", "b": "string"}], "v": {"a": {"v": "x", "marks": ["ephemeral", "sensitive"]}, "b": {"v": "y", "marks": ["ephemeral"]}}}
+}`
+
+// Terraform's own functions (tf_*.go): results, unknowns, marks and
+// errors, each checked against the answer Terraform's function gives on
+// cty 1.12.1.
+func TestTerraformFunctions(t *testing.T) {
+	tests := []struct{ input, want string }{
+		// Strings.
+		{`startswith("hello", "he")`, `"type":"bool","v":true`},
+		{`startswith(us, "")`, `"type":"bool","v":true`},
+		{`startswith(us, "a")`, `"type":"bool","unknown":true`},
+		{`startswith(sens, "a")`, `"type":"bool","v":true,"marks":["sensitive"]`},
+		{`endswith("hello", "lo")`, `"type":"bool","v":true`},
+		{`strcontains("hello", "ell")`, `"type":"bool","v":true`},
+		{`strcontains("hello", "x")`, `"type":"bool","v":false`},
+		{`replace("a-b-c", "-", "+")`, `"type":"string","v":"a+b+c"`},
+		{`replace("abc", "", "-")`, `"type":"string","v":"-a-b-c-"`},
+		{`replace("hello", "/(l+)/", "<$1>")`, `"type":"string","v":"he\u003cll\u003eo"`},
+		{`replace("a/b", "/", "+")`, `"type":"string","v":"a+b"`},
+		{`replace("x", "/(/", "")`, callError("replace", "error parsing regexp: missing closing ): `(`")},
+		// Collections.
+		{`length("👾🕹️")`, `"type":"number","v":"2"`},
+		{`length(uo)`, `"type":"number","v":"2","marks":["sensitive"]`},
+		{`length(sensu)`, `"type":"number","unknown":true`},
+		{`length(dyn)`, `"type":"number","unknown":true`},
+		{`length(1)`, callError("length", "argument must be a string, a collection type, or a structural type")},
+		{`alltrue([])`, `"type":"bool","v":true`},
+		{`alltrue(ul)`, `"type":"bool","v":false`},
+		{`alltrue([true, null])`, `"type":"bool","v":false`},
+		{`anytrue([null, false])`, `"type":"bool","v":false`},
+		{`anytrue([dyn, true])`, `"type":"bool","v":true`},
+		{`anytrue(ul)`, `"type":"bool","unknown":true`},
+		{`coalesce("", "b")`, `"type":"string","v":"b"`},
+		{`coalesce("", null)`, callError("coalesce", "no non-null, non-empty-string arguments")},
+		{`coalesce(1, "a")`, `"type":"string","v":"1"`},
+		{`coalesce(null, us, "x")`, `"type":"string","unknown":true`},
+		{`coalesce()`, callError("coalesce", "all arguments must have the same type")},
+		{`index(["a", "b", "c"], "c")`, `"type":"number","v":"2"`},
+		{`index([], 1)`, callError("index", "cannot search an empty list")},
+		{`index(["a"], "z")`, callError("index", "item not found")},
+		{`index({a = 1}, 1)`, callError("index", "argument must be a list or tuple")},
+		{`index([us, "a"], "a")`, `"type":"number","unknown":true`},
+		{`lookup(m, "a")`, `"type":"string","v":"x"`},
+		{`lookup(m, "b", "d")`, `"type":"string","v":"d"`},
+		{`lookup(m, "b")`, callError("lookup", `lookup failed to find key \"b\"`)},
+		{`lookup(m, sk)`, callError("lookup", "lookup failed to find key (sensitive value)")},
+		{`lookup(m, sk, "d")`, `"type":"string","v":"d","marks":["sensitive"]`},
+		{`lookup({a = 1}, "b")`, argError("inputMap", `the given object has no attribute \"b\"`)},
+		{`lookup({a = 1}, "a", 2, 3)`, callError("lookup", "lookup() takes two or three arguments, got 4")},
+		{`lookup(m, "a", [])`, argError("default", "the default value must have the same type as the map elements")},
+		{`lookup("s", "a")`, argError("inputMap", "lookup() requires a map as the first argument")},
+		{`matchkeys(["a", "b", "c"], ["x", "y", "z"], ["z", "x"])`, `"type":["list","string"],"v":[{"v":"a"},{"v":"c"}]`},
+		{`matchkeys(["a"], ["x", "y"], ["x"])`, callError("matchkeys", "length of keys and values should be equal")},
+		{`matchkeys(["a"], [us], [])`, `"type":["list","string"],"v":[]`},
+		{`matchkeys(["a"], [us], ["x"])`, `"type":["list","string"],"unknown":true`},
+		{`matchkeys(["a"], ["x"], [1])`, `"type":["list","string"],"v":[]`},
+		{`one([])`, `"type":"dynamic","null":true`},
+		{`one(tolist([]))`, `"type":"dynamic","null":true`},
+		{`one(["a"])`, `"type":"string","v":"a"`},
+		{`one(toset(["a", "a"]))`, `"type":"string","v":"a"`},
+		{`one(tolist(["a", "b"]))`, argError("list", "must be a list, set, or tuple value with either zero or one elements")},
+		{`one("a")`, argError("list", "must be a list, set, or tuple value with either zero or one elements")},
+		{`sum([1, 2.5, "3"])`, `"type":"number","v":"6.5"`},
+		{`sum([])`, argError("list", "cannot sum an empty list")},
+		{`sum("x")`, argError("list", "cannot sum noniterable")},
+		{`sum({a = 1})`, argError("list", "argument must be list, set, or tuple. Received object")},
+		{`sum([1, null])`, argError("list", "argument must be list, set, or tuple of number values")},
+		{`sum([1, "a"])`, argError("list", "argument must be list, set, or tuple of number values")},
+		{`sum([1, us])`, `"type":"number","unknown":true`},
+		{`sum([1/0, -1/0])`, callError("sum", "can't compute sum of opposing infinities")},
+		{`transpose({a = ["1", "2"], b = ["2", "3"]})`, `"type":["map",["list","string"]],"v":{"1":{"v":[{"v":"a"}]},"2":{"v":[{"v":"a"},{"v":"b"}]},"3":{"v":[{"v":"b"}]}}`},
+		{`transpose({a = null})`, callError("transpose", "input must not contain null list")},
+		{`transpose({a = [null]})`, callError("transpose", "input list must not contain null string")},
+		{`transpose({})`, `"type":["map",["list","string"]],"v":{}`},
+		{`list()`, callError("list", `the \"list\" function was deprecated in Terraform v0.12 and is no longer available; use tolist([ ... ]) syntax to write a literal list`)},
+		{`map(dyn, null)`, callError("map", `the \"map\" function was deprecated in Terraform v0.12 and is no longer available; use tomap({ ... }) syntax to write a literal map`)},
+		// Marks.
+		{`sensitive([1])`, `"type":["tuple",["number"]],"v":[{"v":"1"}],"marks":["sensitive"]`},
+		{`sensitive(dyn)`, `"type":"dynamic","unknown":true,"marks":["sensitive"]`},
+		{`nonsensitive(sens)`, `"type":"string","v":"abc"`},
+		{`nonsensitive("a")`, `"type":"string","v":"a"`},
+		{`nonsensitive([sens])`, `"type":["tuple",["string"]],"v":[{"v":"abc","marks":["sensitive"]}]`},
+		{`issensitive(sensu)`, `"type":"bool","v":true`},
+		{`issensitive(us)`, `"type":"bool","unknown":true`},
+		{`issensitive([sens])`, `"type":"bool","v":false`},
+		{`ephemeralasnull(eph)`, `"type":["object",{"a":"string","b":"string"}],"v":{"a":{"null":true,"marks":["sensitive"]},"b":{"null":true}}`},
+		{`ephemeralasnull("a")`, `"type":"string","v":"a"`},
+		// Conversions.
+		{`tostring(1.5)`, `"type":"string","v":"1.5"`},
+		{`tostring(null)`, `"type":"string","null":true`},
+		{`tostring(sensu)`, `"type":"string","unknown":true,"marks":["sensitive"]`},
+		{`tolist(dyn)`, `"type":["list","dynamic"],"unknown":true`},
+		{`tobool("no")`, argError("v", `cannot convert \"no\" to bool; only the strings \"true\" or \"false\" are allowed`)},
+		{`tonumber("x")`, argError("v", `cannot convert \"x\" to number; given string must be a decimal representation of a number`)},
+		{`tonumber(sens)`, argError("v", "cannot convert this sensitive string to number")},
+		{`tostring([])`, argError("v", "cannot convert tuple to string")},
+		{`tomap([])`, argError("v", "cannot convert tuple to map of any single type")},
+		{`convert({a = 1}, object({a = string, b = optional(number, 5)}))`, `"type":["object",{"a":"string","b":"number"}],"v":{"a":{"v":"1"},"b":{"v":"5"}}`},
+		{`convert([1], list(string))`, `"type":["list","string"],"v":[{"v":"1"}]`},
+		{`convert(null, number)`, `"type":"number","null":true`},
+		{`convert("a", number)`, argError("value", "a number is required")},
+		// Numbers and time.
+		{`log(8, 2)`, `"type":"number","v":"3"`},
+		{`log(-1, 2)`, callError("log", "result is not a number")},
+		{`pow(-8, 0.5)`, callError("pow", "result is not a number")},
+		{`pow(2, 10)`, `"type":"number","v":"1024"`},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-11-22T01:00:00+01:00")`, `"type":"number","v":"0"`},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-11-22T00:00:01Z")`, `"type":"number","v":"-1"`},
+		{`timecmp("2017-11-22", "2017-11-22T00:00:00Z")`, argError("timestamp_a", "not a valid RFC3339 timestamp: missing required time introducer 'T'")},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-13-22T00:00:00Z")`, argError("timestamp_b", `not a valid RFC3339 timestamp: cannot use \"-22T00:00:00Z\" as month`)},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-11-22T00:00")`, argError("timestamp_b", `not a valid RFC3339 timestamp: end of string where \":\" is expected`)},
+		// Templates.
+		{`templatestring(tmpl, {name = "Alex"})`, `"type":"string","v":"Hello, Alex!","marks":["sensitive"]`},
+		{`templatestring(tmpl, {})`, argError("vars", `vars map does not contain key \"name\", referenced at \u003ctemplatestring argument\u003e:1,10-14`)},
+		{`templatestring("x", {})`, argError("template", errTemplateLiteral)},
+		{`templatestring("${tmpl}", {})`, argError("template", errTemplateWrap)},
+		{`templatestring(upper(tmpl), {})`, argError("template", errTemplateRef)},
+		{`templatestring(tmpl, {name = "x", "a b" = 1})`, argError("vars", `invalid template variable name \"a b\": must start with a letter, followed by zero or more letters, digits, and underscores`)},
+		{`type(1)`, `"summary":"Call to unknown function"`},
+	}
+	for _, tc := range tests {
+		got := evalAnswer(t, "eval", tc.input, tfVars)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s:\n got %s\nwant %s", tc.input, got, tc.want)
+		}
+	}
+}
+
+// The console request: type() results printed as the console prints
+// types; any other use of them is an error.
+func TestConsoleType(t *testing.T) {
+	tests := []struct{ input, want string }{
+		{`type("a")`, `{"value":{"type":"string","v":"string"}}`},
+		{`type(type("a"))`, `{"value":{"type":"string","v":"type"}}`},
+		{`type(sensu)`, `{"value":{"type":"string","v":"string"}}`},
+		{`type({b = [1, "x"], a = tolist([{c = true}])})`, `{"value":{"type":"string","v":` +
+			`"object({\n    a: list(\n        object({\n            c: bool,\n        }),\n    ),\n    b: tuple([\n        number,\n        string,\n    ]),\n})"}}`},
+		{`[type(1)]`, `{"diagnostics":[{"severity":"error","phase":"eval","summary":"Invalid use of type function","detail":"The console-only \"type\" function cannot be used as part of an expression."}]}`},
+		{`1 + 1`, `{"value":{"type":"number","v":"2"}}`},
+	}
+	for _, tc := range tests {
+		if got := evalAnswer(t, "console", tc.input, tfVars); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.input, got, tc.want)
+		}
 	}
 }

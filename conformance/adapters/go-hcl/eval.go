@@ -55,16 +55,21 @@ type diagJSON struct {
 
 // runCase parses and evaluates one case the way the corpus defines it:
 // hclsyntax.ParseExpression or hclsyntax.ParseTemplate from line 1,
-// column 1, byte 0, then Value with the case's variables and the Terraform
-// function table; for a "convert" request, the value is then converted
-// (convert.go).
+// column 1, byte 0, then Value with the case's variables and Terraform's
+// function table for a module (functions.go); for a "convert" request, the
+// value is then converted (convert.go). A "console" request (the adapter's
+// own, which the runner does not send yet) evaluates as an "eval" one but
+// with the table of `terraform console` (with type, without plantimestamp)
+// and answers a type() result as the console prints it (consoleResult).
 func runCase(c *caseRequest) runAnswer {
 	request := "eval"
 	if c.Request != nil {
 		request = *c.Request
 	}
-	if request != "eval" && request != "parse" && request != "convert" && request != "refs" {
-		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\", \"parse\", \"convert\" and \"refs\")", request)}
+	switch request {
+	case "eval", "parse", "convert", "refs", "console":
+	default:
+		return runAnswer{Unsupported: true, Message: fmt.Sprintf("request %q is not supported (only \"eval\", \"parse\", \"convert\", \"refs\" and \"console\")", request)}
 	}
 	var conv *conversionRequest
 	if request == "convert" {
@@ -129,13 +134,23 @@ func runCase(c *caseRequest) runAnswer {
 
 	ctx := &hcl.EvalContext{
 		Variables: vars,
-		Functions: functionTable,
+		Functions: functionsFor(request == "console"),
 	}
 	val, evalDiags := expr.Value(ctx)
 	diags := encodeDiagnostics(nil, parseDiags, "parse")
 	diags = encodeDiagnostics(diags, evalDiags, "eval")
 	if evalDiags.HasErrors() {
 		return runAnswer{Diagnostics: diags}
+	}
+
+	if request == "console" {
+		// A console request: what `terraform console` makes of the
+		// result (a type() result is printed as a type).
+		shown, consoleDiag := consoleResult(val)
+		if consoleDiag != nil {
+			return runAnswer{Diagnostics: append(diags, *consoleDiag)}
+		}
+		val = shown
 	}
 
 	if conv != nil {

@@ -1,173 +1,202 @@
 package main
 
 import (
+	"sort"
+	"sync"
+
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// functionTable is the function table of every evaluation: each function of
-// cty 1.12.1's function/stdlib that Terraform has a function of the same
-// purpose for, under Terraform's name, plus try and can from HCL's
-// ext/tryfunc.
+// The function table: Terraform's, as Terraform's internal/lang/functions.go
+// (main branch) registers it for a module, or for `terraform console`.
 //
-// A function being here does not claim Terraform's semantics; the fn:<name>
-// capabilities do, and only for the names terraformSemanticsFunctions
-// lists. The comment of each entry says whether it is Terraform's function
-// ("=") or not ("NOT").
-//
-// Left out on purpose:
-//   - index: cty's stdlib.IndexFunc fetches the element at a key, while
-//     Terraform's index(list, value) returns the position of a value. Under
-//     Terraform's name it would give wrong answers rather than an unknown
-//     function, so it is not registered.
-//   - cty stdlib functions Terraform has no function for (strlen, int,
-//     bytes*, hasindex, sethaselement, setsymmetricdifference, the operator
-//     functions add/equal/..., regex_replace): registering them would make
-//     calls succeed that fail in Terraform with "Call to unknown function".
-//   - Terraform's own functions (base64*, sha*, file*, cidr*, sum, one, ...):
-//     not in cty or HCL, so the reference cannot answer for them.
-var functionTable = map[string]function.Function{
-	// Numeric.
-	"abs":      stdlib.AbsoluteFunc, // = Terraform's abs
-	"ceil":     stdlib.CeilFunc,     // = Terraform's ceil
-	"floor":    stdlib.FloorFunc,    // = Terraform's floor
-	"log":      stdlib.LogFunc,      // = Terraform's log up to its later NaN-checking wrapper
-	"max":      stdlib.MaxFunc,      // = Terraform's max
-	"min":      stdlib.MinFunc,      // = Terraform's min
-	"parseint": stdlib.ParseIntFunc, // = Terraform's parseint
-	"pow":      stdlib.PowFunc,      // = Terraform's pow up to its later NaN-checking wrapper
-	"signum":   stdlib.SignumFunc,   // = Terraform's signum
-
-	// Strings and regular expressions.
-	"chomp":      stdlib.ChompFunc,      // = Terraform's chomp
-	"format":     stdlib.FormatFunc,     // = Terraform's format
-	"formatlist": stdlib.FormatListFunc, // = Terraform's formatlist
-	"indent":     stdlib.IndentFunc,     // = Terraform's indent
-	"join":       stdlib.JoinFunc,       // = Terraform's join
-	"lower":      stdlib.LowerFunc,      // = Terraform's lower
-	"regex":      stdlib.RegexFunc,      // = Terraform's regex
-	"regexall":   stdlib.RegexAllFunc,   // = Terraform's regexall
-	"replace":    terraformReplaceFunc,  // Terraform's replace, put together from cty's two (below)
-	"split":      stdlib.SplitFunc,      // = Terraform's split
-	"strrev":     stdlib.ReverseFunc,    // cty's ReverseFunc is the string reverse = Terraform's strrev
-	"substr":     stdlib.SubstrFunc,     // = Terraform's substr
-	"title":      stdlib.TitleFunc,      // = Terraform's title
-	"trim":       stdlib.TrimFunc,       // = Terraform's trim
-	"trimprefix": stdlib.TrimPrefixFunc, // = Terraform's trimprefix
-	"trimspace":  stdlib.TrimSpaceFunc,  // = Terraform's trimspace
-	"trimsuffix": stdlib.TrimSuffixFunc, // = Terraform's trimsuffix
-	"upper":      stdlib.UpperFunc,      // = Terraform's upper
-
-	// Collections.
-	"chunklist":       stdlib.ChunklistFunc,       // = Terraform's chunklist
-	"coalesce":        stdlib.CoalesceFunc,        // NOT Terraform's: cty's returns "" where Terraform's skips it
-	"coalescelist":    stdlib.CoalesceListFunc,    // = Terraform's coalescelist
-	"compact":         stdlib.CompactFunc,         // = Terraform's compact
-	"concat":          stdlib.ConcatFunc,          // = Terraform's concat
-	"contains":        stdlib.ContainsFunc,        // = Terraform's contains
-	"distinct":        stdlib.DistinctFunc,        // = Terraform's distinct
-	"element":         stdlib.ElementFunc,         // = Terraform's element
-	"flatten":         stdlib.FlattenFunc,         // = Terraform's flatten
-	"keys":            stdlib.KeysFunc,            // = Terraform's keys
-	"length":          stdlib.LengthFunc,          // NOT Terraform's: cty's rejects strings
-	"lookup":          stdlib.LookupFunc,          // NOT Terraform's: cty's needs exactly 3 arguments
-	"merge":           stdlib.MergeFunc,           // = Terraform's merge
-	"range":           stdlib.RangeFunc,           // = Terraform's range
-	"reverse":         stdlib.ReverseListFunc,     // = Terraform's reverse (the list reverse)
-	"setintersection": stdlib.SetIntersectionFunc, // = Terraform's setintersection
-	"setproduct":      stdlib.SetProductFunc,      // = Terraform's setproduct
-	"setsubtract":     stdlib.SetSubtractFunc,     // = Terraform's setsubtract
-	"setunion":        stdlib.SetUnionFunc,        // = Terraform's setunion
-	"slice":           stdlib.SliceFunc,           // = Terraform's slice
-	"sort":            stdlib.SortFunc,            // = Terraform's sort
-	"values":          stdlib.ValuesFunc,          // = Terraform's values
-	"zipmap":          stdlib.ZipmapFunc,          // = Terraform's zipmap
-
-	// Encoding.
-	"csvdecode":  stdlib.CSVDecodeFunc,  // = Terraform's csvdecode
-	"jsondecode": stdlib.JSONDecodeFunc, // = Terraform's jsondecode
-	"jsonencode": stdlib.JSONEncodeFunc, // = Terraform's jsonencode
-
-	// Date and time.
-	"formatdate": stdlib.FormatDateFunc, // = Terraform's formatdate
-	"timeadd":    stdlib.TimeAddFunc,    // = Terraform's timeadd
-
-	// Type conversion: cty's MakeToFunc. Terraform has its own (marked
-	// arguments allowed with redacted error messages, unknown arguments keep
-	// their marks), so none of these is Terraform's.
-	"tobool":   stdlib.MakeToFunc(cty.Bool),                        // NOT Terraform's tobool
-	"tolist":   stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)), // NOT Terraform's tolist
-	"tomap":    stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),  // NOT Terraform's tomap
-	"tonumber": stdlib.MakeToFunc(cty.Number),                      // NOT Terraform's tonumber
-	"toset":    stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),  // NOT Terraform's toset
-	"tostring": stdlib.MakeToFunc(cty.String),                      // NOT Terraform's tostring
-
-	// HCL's try and can, which Terraform registers as they are.
-	"can": tryfunc.CanFunc, // = Terraform's can (with HCL 2.14.1's unknown handling)
-	"try": tryfunc.TryFunc, // = Terraform's try (with HCL 2.14.1's unknown handling)
-}
-
-// terraformSemanticsFunctions lists the functions whose fn:<name>
-// capability the adapter declares: those for which the table above holds
-// the very function Terraform registered under that name while Terraform
-// was built on cty 1.12.1 / HCL 2.14.x, which is what profile P14 pins.
-//
-// Where a later cty changed one of these functions (element with a
+// Each name is either the very cty 1.12.1 stdlib function (or HCL 2.14.1
+// ext/tryfunc function) Terraform registers under it, or Terraform's own
+// function (internal/lang/funcs) written again here from Terraform's
+// behaviour, in the tf_*.go files, on the libraries Terraform uses. So
+// every registered function has Terraform's semantics, with what belongs
+// to the libraries (cty's function calls, unknowns, marks, conversions;
+// HCL's argument handling) as cty 1.12.1 and HCL 2.14.1 have it: profile
+// P14. Where a later cty changed a stdlib function (element with a
 // negative index, contains with a null value, merge with null objects,
 // jsondecode with duplicate keys, the formatdate/timeadd timestamp parser,
 // format/formatlist with unknowns), that is a difference between profiles,
-// not between implementations: a case that depends on it holds in P14 or
-// in PN only, and its "profiles" say which.
+// not between implementations.
 //
-// Not declared, because Terraform's function of that name has never been
-// cty's (the function stays callable, but a case requiring fn:<name> is
-// not sent to this adapter):
-//   - coalesce: Terraform skips "" arguments when the unified type is
-//     string (cty 1.12.1 returns the first non-null argument).
-//   - length: Terraform counts string grapheme clusters and takes the
-//     length of tuples and objects from their type, even when unknown.
-//   - lookup: Terraform takes two or three arguments and fails on a
-//     missing key without a default.
-//   - tobool, tolist, tomap, tonumber, toset, tostring: Terraform's own
-//     MakeToFunc (marked arguments allowed with redacted error messages,
-//     unknown arguments keep their marks).
-func terraformSemanticsFunctions() []string {
-	return []string{
-		"abs", "can", "ceil", "chomp", "chunklist", "coalescelist",
-		"compact", "concat", "contains", "csvdecode", "distinct",
-		"element", "flatten", "floor", "format", "formatdate",
-		"formatlist", "indent", "join", "jsondecode", "jsonencode",
-		"keys", "log", "lower", "max", "merge", "min", "parseint", "pow",
-		"range", "regex", "regexall", "replace", "reverse",
-		"setintersection", "setproduct", "setsubtract", "setunion",
-		"signum", "slice", "sort", "split", "strrev", "substr",
-		"timeadd", "title", "trim", "trimprefix", "trimspace",
-		"trimsuffix", "try", "upper", "values", "zipmap",
+// What Terraform has and this table does not:
+//   - the "core::" aliases of every name (core::abs, ...): HCL 2.14.1's
+//     parser has no namespaced function names, so no call could reach
+//     them;
+//   - provider-defined functions (provider::NAME::fn);
+//   - the result refinements of Terraform's own functions, which need
+//     cty 1.13.
+//
+// And the scopes: `type` is only in the console table (Terraform registers
+// it only in `terraform console`), plantimestamp only in the module table
+// (Terraform leaves it out of the console).
+
+// functionTables caches the two tables; resetFunctionTables (after the
+// host settings change) empties it.
+var (
+	functionTablesMu sync.Mutex
+	functionTables   = map[bool]map[string]function.Function{}
+)
+
+// functionsFor returns the function table of a module evaluation
+// (console false) or of a console one.
+func functionsFor(console bool) map[string]function.Function {
+	functionTablesMu.Lock()
+	defer functionTablesMu.Unlock()
+	if t, ok := functionTables[console]; ok {
+		return t
 	}
+	t := buildFunctionTable(console)
+	functionTables[console] = t
+	return t
 }
 
-// terraformReplaceFunc is Terraform's replace: when substr is longer than
-// one byte and both starts and ends with "/", the text between the slashes
-// is a Go regular expression and the call is cty's RegexReplaceFunc (all
-// matches, "$" expansion in the replacement, a compile error is a plain
-// function error); otherwise it is cty's literal ReplaceFunc (all
-// non-overlapping occurrences). Same parameter names and flags as
-// Terraform's, so argument errors read the same.
-var terraformReplaceFunc = function.New(&function.Spec{
-	Params: []function.Parameter{
-		{Name: "str", Type: cty.String},
-		{Name: "substr", Type: cty.String},
-		{Name: "replace", Type: cty.String},
-	},
-	Type: function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
-		substr := args[1].AsString()
-		if n := len(substr); n > 1 && substr[0] == '/' && substr[n-1] == '/' {
-			pattern := cty.StringVal(substr[1 : n-1])
-			return stdlib.RegexReplaceFunc.Call([]cty.Value{args[0], pattern, args[2]})
+// resetFunctionTables drops the cached tables.
+func resetFunctionTables() {
+	functionTablesMu.Lock()
+	defer functionTablesMu.Unlock()
+	functionTables = map[bool]map[string]function.Function{}
+}
+
+// buildFunctionTable builds one scope's table. The comment of each entry
+// says where the function comes from: "cty" (the stdlib function
+// Terraform registers), "HCL" (ext/tryfunc), "TF" (Terraform's own,
+// written here).
+func buildFunctionTable(console bool) map[string]function.Function {
+	table := map[string]function.Function{
+		// Numbers.
+		"abs":      stdlib.AbsoluteFunc, // cty
+		"ceil":     stdlib.CeilFunc,     // cty
+		"floor":    stdlib.FloorFunc,    // cty
+		"log":      tfLogFunc,           // TF: cty's LogFunc with a NaN check (tf_numbers.go)
+		"max":      stdlib.MaxFunc,      // cty
+		"min":      stdlib.MinFunc,      // cty
+		"parseint": stdlib.ParseIntFunc, // cty
+		"pow":      tfPowFunc,           // TF: cty's PowFunc with a NaN check (tf_numbers.go)
+		"signum":   stdlib.SignumFunc,   // cty
+		"sum":      tfSumFunc,           // TF (tf_collections.go)
+
+		// Strings and regular expressions.
+		"chomp":       stdlib.ChompFunc,      // cty
+		"endswith":    tfEndsWithFunc,        // TF (tf_strings.go)
+		"format":      stdlib.FormatFunc,     // cty
+		"formatlist":  stdlib.FormatListFunc, // cty
+		"indent":      stdlib.IndentFunc,     // cty
+		"join":        stdlib.JoinFunc,       // cty
+		"lower":       stdlib.LowerFunc,      // cty
+		"regex":       stdlib.RegexFunc,      // cty
+		"regexall":    stdlib.RegexAllFunc,   // cty
+		"replace":     tfReplaceFunc,         // TF (tf_strings.go)
+		"split":       stdlib.SplitFunc,      // cty
+		"startswith":  tfStartsWithFunc,      // TF (tf_strings.go)
+		"strcontains": tfStrContainsFunc,     // TF (tf_strings.go)
+		"strrev":      stdlib.ReverseFunc,    // cty (the string reverse)
+		"substr":      stdlib.SubstrFunc,     // cty
+		"title":       stdlib.TitleFunc,      // cty
+		"trim":        stdlib.TrimFunc,       // cty
+		"trimprefix":  stdlib.TrimPrefixFunc, // cty
+		"trimspace":   stdlib.TrimSpaceFunc,  // cty
+		"trimsuffix":  stdlib.TrimSuffixFunc, // cty
+		"upper":       stdlib.UpperFunc,      // cty
+
+		// Collections.
+		"alltrue":         tfAllTrueFunc,              // TF (tf_collections.go)
+		"anytrue":         tfAnyTrueFunc,              // TF
+		"chunklist":       stdlib.ChunklistFunc,       // cty
+		"coalesce":        tfCoalesceFunc,             // TF: skips "" (tf_collections.go)
+		"coalescelist":    stdlib.CoalesceListFunc,    // cty
+		"compact":         stdlib.CompactFunc,         // cty
+		"concat":          stdlib.ConcatFunc,          // cty
+		"contains":        stdlib.ContainsFunc,        // cty
+		"distinct":        stdlib.DistinctFunc,        // cty
+		"element":         stdlib.ElementFunc,         // cty
+		"flatten":         stdlib.FlattenFunc,         // cty
+		"index":           tfIndexFunc,                // TF: the position of a value, not cty's IndexFunc
+		"keys":            stdlib.KeysFunc,            // cty
+		"length":          tfLengthFunc,               // TF: strings, structural types
+		"list":            tfListFunc,                 // TF: removed, always an error
+		"lookup":          tfLookupFunc,               // TF: two or three arguments
+		"map":             tfMapFunc,                  // TF: removed, always an error
+		"matchkeys":       tfMatchkeysFunc,            // TF
+		"merge":           stdlib.MergeFunc,           // cty
+		"one":             tfOneFunc,                  // TF
+		"range":           stdlib.RangeFunc,           // cty
+		"reverse":         stdlib.ReverseListFunc,     // cty (the list reverse)
+		"setintersection": stdlib.SetIntersectionFunc, // cty
+		"setproduct":      stdlib.SetProductFunc,      // cty
+		"setsubtract":     stdlib.SetSubtractFunc,     // cty
+		"setunion":        stdlib.SetUnionFunc,        // cty
+		"slice":           stdlib.SliceFunc,           // cty
+		"sort":            stdlib.SortFunc,            // cty
+		"transpose":       tfTransposeFunc,            // TF
+		"values":          stdlib.ValuesFunc,          // cty
+		"zipmap":          stdlib.ZipmapFunc,          // cty
+
+		// Encoding.
+		"csvdecode":  stdlib.CSVDecodeFunc,  // cty
+		"jsondecode": stdlib.JSONDecodeFunc, // cty
+		"jsonencode": stdlib.JSONEncodeFunc, // cty
+
+		// Date and time.
+		"formatdate": stdlib.FormatDateFunc, // cty
+		"timeadd":    stdlib.TimeAddFunc,    // cty
+		"timecmp":    tfTimeCmpFunc,         // TF (tf_datetime.go)
+
+		// Types, conversions and marks.
+		"convert":         tfConvertFunc,                             // TF: type-constraint argument (tf_conversion.go)
+		"ephemeralasnull": tfEphemeralAsNullFunc,                     // TF (tf_sensitive.go)
+		"issensitive":     tfIssensitiveFunc,                         // TF
+		"nonsensitive":    tfNonsensitiveFunc,                        // TF
+		"sensitive":       tfSensitiveFunc,                           // TF
+		"tobool":          tfToFunc(cty.Bool),                        // TF's MakeToFunc (tf_conversion.go)
+		"tolist":          tfToFunc(cty.List(cty.DynamicPseudoType)), // TF
+		"tomap":           tfToFunc(cty.Map(cty.DynamicPseudoType)),  // TF
+		"tonumber":        tfToFunc(cty.Number),                      // TF
+		"toset":           tfToFunc(cty.Set(cty.DynamicPseudoType)),  // TF
+		"tostring":        tfToFunc(cty.String),                      // TF
+
+		// Errors: HCL's try and can, which Terraform registers as they are
+		// (HCL 2.14.1's unknown handling).
+		"can": tryfunc.CanFunc, // HCL
+		"try": tryfunc.TryFunc, // HCL
+	}
+
+	// Templates: templatestring renders with this very table (less what a
+	// template may not call), so it gets it through a callback.
+	table["templatestring"] = makeTemplateStringFunc(func() map[string]function.Function { return table }) // TF (tf_template.go)
+
+	if console {
+		table["type"] = tfTypeFunc // TF, console only (tf_conversion.go)
+	}
+	return table
+}
+
+// consoleOnlyFunctions are the functions only the console table has.
+var consoleOnlyFunctions = []string{"type"}
+
+// terraformSemanticsFunctions lists the functions whose fn:<name>
+// capability the adapter declares: every function of either table, since
+// each is Terraform's (see above). A case calling `type` needs a console
+// request: in an eval request, as in a Terraform module, it is an unknown
+// function.
+func terraformSemanticsFunctions() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, console := range []bool{false, true} {
+		for name := range functionsFor(console) {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
 		}
-		return stdlib.ReplaceFunc.Call(args)
-	},
-})
+	}
+	sort.Strings(names)
+	return names
+}

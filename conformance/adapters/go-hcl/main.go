@@ -214,9 +214,9 @@ func runRequest(rawCase json.RawMessage) (ans runAnswer) {
 }
 
 // capabilities lists what the hello answer declares: the modes, the parse,
-// convert and refs requests, unknowns, marks, grapheme columns, go-cty's 512-bit numbers, and
-// fn:<name> for the
-// functions of functions.go that have Terraform's semantics under P14.
+// convert, refs and console requests, unknowns, marks, grapheme columns,
+// go-cty's 512-bit numbers, and fn:<name> for every function of
+// functions.go's tables (all of them Terraform's).
 func capabilities() []string {
 	caps := []string{
 		"mode.expression",
@@ -224,6 +224,7 @@ func capabilities() []string {
 		"request.parse",
 		"request.convert",
 		"request.refs",
+		"request.console",
 		"unknown",
 		"marks",
 		"ranges.column",
