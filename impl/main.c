@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one internal header: the function table of `tfexpr functions`
+ * (funcs_meta.c), which the static library gives the tool. */
+#include "funcs_meta.h"
+
 #define EXIT_INPUT_ERRORS 1
 #define EXIT_USAGE 2
 
@@ -26,6 +30,7 @@ static const char usage_main[] =
     "  parse     parse an expression or template; print its syntax tree or errors\n"
     "  refs      list the variable references of an expression or template\n"
     "  check     the result type of an expression from its variables' types alone\n"
+    "  functions list the built-in functions and their signatures\n"
     "  adapter   speak the conformance protocol on stdin/stdout\n"
     "  version   print the version\n"
     "\n"
@@ -117,6 +122,24 @@ static const char usage_check[] =
     "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
     "line and a caret under the construct at fault.\n"
     "Exit status: 0 no error, 1 the input has errors, 2 usage or I/O error.\n";
+
+static const char usage_functions[] =
+    "usage: tfexpr functions [--json]\n"
+    "\n"
+    "Lists the built-in functions, sorted by name:\n"
+    "  (default)  one line per function: its name, its parameters with their\n"
+    "             types (... after a variadic one) and its result type, e.g.\n"
+    "             substr(str string, offset number, length number) string\n"
+    "  --json     the table as `terraform metadata functions -json` writes it:\n"
+    "             {\"format_version\": \"1.0\", \"function_signatures\": {NAME:\n"
+    "             {\"description\", \"return_type\", \"parameters\",\n"
+    "             \"variadic_parameter\"}}}, a parameter as {\"name\", \"description\",\n"
+    "             \"is_nullable\", \"type\"}, types in cty's JSON type syntax\n"
+    "The result type is the one for arguments of unknown value.  As in\n"
+    "Terraform's table, list and map (removed: every call is an error) and type\n"
+    "(console only; tfexpr eval has it) are left out.\n"
+    "Exit status: 0 listed, 2 usage error or no table (a function's result type\n"
+    "cannot be worked out, or memory ran out).\n";
 
 static const char usage_version[] =
     "usage: tfexpr version [--help]\n"
@@ -827,6 +850,39 @@ static int cmd_check(int argc, char **argv)
     return status;
 }
 
+static int cmd_functions(int argc, char **argv)
+{
+    int json = 0;
+    char *error = NULL;
+    char *table;
+    int a;
+
+    for (a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            fputs(usage_functions, stdout);
+            return EXIT_SUCCESS;
+        } else if (strcmp(argv[a], "--json") == 0) {
+            json = 1;
+        } else {
+            fprintf(stderr, "tfexpr functions: unexpected argument '%s'\n%s", argv[a],
+                    usage_functions);
+            return EXIT_USAGE;
+        }
+    }
+    table = tfx_fn_table(json, &error);
+    if (table == NULL) {
+        fprintf(stderr, "tfexpr functions: %s\n", error != NULL ? error : "out of memory");
+        free(error);
+        return EXIT_USAGE;
+    }
+    if (json)
+        puts(table);
+    else
+        fputs(table, stdout);
+    free(table);
+    return EXIT_SUCCESS;
+}
+
 static int cmd_version(int argc, char **argv)
 {
     int rc = common_args(argc, argv, usage_version);
@@ -860,6 +916,8 @@ int main(int argc, char **argv)
         return cmd_refs(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "functions") == 0)
+        return cmd_functions(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0)
         return cmd_version(argc - 1, argv + 1);
     fprintf(stderr, "tfexpr: unknown command '%s'\n%s", argv[1], usage_main);

@@ -186,6 +186,39 @@ case "$err" in
 esac
 rm -f /tmp/tfx-cli-in.$$ /tmp/tfx-cli-types.$$ /tmp/tfx-cli-bad.$$
 
+# functions: the function table, one line per function or Terraform's JSON
+# shape (impl/test/check_functions_json.py checks the JSON against
+# conformance/schema/functions.schema.json, and against the text form).
+expect 0 "$tfexpr" functions
+expect 0 "$tfexpr" functions --json
+expect 0 "$tfexpr" functions --help
+expect 2 "$tfexpr" functions --no-such-option
+expect 2 "$tfexpr" functions json
+if "$tfexpr" functions --help | grep -q '^usage: tfexpr functions'; then ok; else bad "functions --help has no usage line"; fi
+out=$("$tfexpr" functions)
+case "$out" in
+    'abs(num number) number'*) ok ;;
+    *) bad "functions: first line: $(printf '%s\n' "$out" | head -1)" ;;
+esac
+if printf '%s\n' "$out" | grep -qx 'substr(str string, offset number, length number) string'; then ok; else bad "functions: substr line"; fi
+if printf '%s\n' "$out" | grep -qx 'max(numbers number...) number'; then ok; else bad "functions: variadic max line"; fi
+if printf '%s\n' "$out" | grep -q '^list(\|^map(\|^type('; then bad "functions lists list, map or type"; else ok; fi
+if [ "$(printf '%s\n' "$out" | LC_ALL=C sort)" = "$out" ]; then ok; else bad "functions: lines not sorted"; fi
+out=$("$tfexpr" functions --json)
+case "$out" in
+    '{"format_version":"1.0","function_signatures":{"abs":{"description":"'*'","return_type":"number","parameters":[{"name":"num","description":"'*) ok ;;
+    *) bad "functions --json: $(printf '%s' "$out" | head -c 200)" ;;
+esac
+case "$out" in
+    *'"lookup":{"description":"'*'","return_type":"dynamic","parameters":[{"name":"inputMap","description":"'*'","type":"dynamic"},{"name":"key","description":"'*'","type":"string"}],"variadic_parameter":{"name":"default","description":"'*'","is_nullable":true,"type":"dynamic"}}'*) ok ;;
+    *) bad "functions --json: lookup's signature" ;;
+esac
+if command -v python3 >/dev/null && python3 -c 'import jsonschema' 2>/dev/null; then
+    if python3 "$(dirname "$0")/check_functions_json.py" "$tfexpr" >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
+else
+    echo "test_cli: python3-jsonschema missing, functions --json shape not checked" >&2
+fi
+
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
