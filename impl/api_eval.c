@@ -333,6 +333,7 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
         env.function = builtin;
         env.function_name = tfx_func_builtin_name;
     }
+    env.filename = src->filename;
     tfx_diags_init(&r->internal, r->mem.arena);
     r->whole = src->root->range;
     r->value = tfx_eval(&r->mem, src->root, &env, &r->internal);

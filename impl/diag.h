@@ -49,6 +49,7 @@ tfx_range tfx_range_at(tfx_pos p);
     X(ARITY, "eval.arity") \
     X(FUNCTION_ARGUMENT, "eval.function-argument") \
     X(FUNCTION_ERROR, "eval.function-error") \
+    X(TYPE_CONSTRAINT, "eval.type-constraint") \
     X(OPERATION_FAILED, "eval.operation-failed") \
     X(CONVERSION, "eval.conversion") \
     X(RESOURCE_LIMIT, "resource.limit")

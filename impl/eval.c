@@ -1080,6 +1080,177 @@ static const tfx_value *eval_object(tfx_ev *ev, const tfx_node *n, const tfx_env
 }
 
 /* ---------------------------------------------------------------------
+ * Expression closures [call.decode] [fn.try.*]
+ * ------------------------------------------------------------------ */
+
+const tfx_ev_closure *tfx_ev_closure_of(const tfx_value *arg)
+{
+    return (const tfx_ev_closure *)(const void *)arg;
+}
+
+/* [call.decode] The closure of an argument's expression (or of an element
+ * of an expanded argument), not evaluated. */
+static const tfx_value *make_closure(tfx_ev *ev, const tfx_node *expr, const tfx_value *literal,
+                                     const tfx_env *env)
+{
+    tfx_ev_closure *c = tfx_ctx_alloc(ev->ctx, sizeof(*c));
+
+    memset(c, 0, sizeof(*c));
+    c->value.type = &tfx_type_dynamic;
+    c->value.state = TFX_VAL_KNOWN;
+    c->ev = ev;
+    c->expr = expr;
+    c->literal = literal;
+    c->env = env;
+    return &c->value;
+}
+
+const tfx_value *tfx_ev_closure_value(const tfx_ev_closure *c, tfx_diags *diags)
+{
+    tfx_ev *ev = c->ev;
+    tfx_diags *saved = ev->diags;
+    const tfx_value *v;
+
+    if (c->expr == NULL)
+        return c->literal;
+    ev->diags = diags;
+    v = tfx_ev_node(ev, c->expr, c->env);
+    ev->diags = saved;
+    return v;
+}
+
+/* The names bound by the enclosing for-expressions of a walk. */
+typedef struct ref_scope {
+    const struct ref_scope *outer;
+    const tfx_node *for_node;
+} ref_scope;
+
+static bool is_for_local(const ref_scope *s, const char *name, size_t n)
+{
+    for (; s != NULL; s = s->outer) {
+        const tfx_node *f = s->for_node;
+
+        if (f->as.for_expr.key_var != NULL && f->as.for_expr.nkey_var == n
+            && memcmp(f->as.for_expr.key_var, name, n) == 0)
+            return true;
+        if (f->as.for_expr.nval_var == n && memcmp(f->as.for_expr.val_var, name, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* [fn.try.unknowns] [refs.walk] Whether one of the traversals that HCL's
+ * Variables() lists for n (the walk of refs.c: for-expression symbols are
+ * not references, nor is an object key that reads as a bare name) has a
+ * value in env that is not wholly known; a traversal that fails is passed
+ * over. */
+static bool refs_unknown(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                         const ref_scope *locals)
+{
+    size_t i;
+
+    if (n == NULL)
+        return false;
+    tfx_ctx_step(ev->ctx);
+    switch (n->kind) {
+    case TFX_NODE_SCOPE_TRAVERSAL: {
+        tfx_diags aside;
+        const tfx_value *v;
+
+        if (is_for_local(locals, n->as.traversal.root, n->as.traversal.nroot))
+            return false;
+        v = node_aside(ev, n, env, &aside);
+        return !tfx_diags_has_errors(&aside) && !tfx_value_is_wholly_known(v);
+    }
+    case TFX_NODE_TEMPLATE:
+        for (i = 0; i < n->as.template.nparts; i++)
+            if (refs_unknown(ev, n->as.template.parts[i], env, locals))
+                return true;
+        return false;
+    case TFX_NODE_TEMPLATE_WRAP:
+        return refs_unknown(ev, n->as.wrap.wrapped, env, locals);
+    case TFX_NODE_TEMPLATE_JOIN:
+        return refs_unknown(ev, n->as.join.tuple, env, locals);
+    case TFX_NODE_RELATIVE_TRAVERSAL:
+        return refs_unknown(ev, n->as.traversal.source, env, locals);
+    case TFX_NODE_FUNCTION_CALL:
+        for (i = 0; i < n->as.call.nargs; i++)
+            if (refs_unknown(ev, n->as.call.args[i], env, locals))
+                return true;
+        return false;
+    case TFX_NODE_CONDITIONAL:
+        return refs_unknown(ev, n->as.conditional.cond, env, locals)
+               || refs_unknown(ev, n->as.conditional.true_result, env, locals)
+               || refs_unknown(ev, n->as.conditional.false_result, env, locals);
+    case TFX_NODE_BINARY_OP:
+        return refs_unknown(ev, n->as.op.lhs, env, locals)
+               || refs_unknown(ev, n->as.op.rhs, env, locals);
+    case TFX_NODE_UNARY_OP:
+        return refs_unknown(ev, n->as.op.lhs, env, locals);
+    case TFX_NODE_TUPLE_CONS:
+        for (i = 0; i < n->as.tuple.nitems; i++)
+            if (refs_unknown(ev, n->as.tuple.items[i], env, locals))
+                return true;
+        return false;
+    case TFX_NODE_OBJECT_CONS:
+        for (i = 0; i < n->as.object.nitems; i++)
+            if (refs_unknown(ev, n->as.object.items[i].key, env, locals)
+                || refs_unknown(ev, n->as.object.items[i].value, env, locals))
+                return true;
+        return false;
+    case TFX_NODE_OBJECT_CONS_KEY: {
+        const tfx_node *w = n->as.key.wrapped;
+        bool keyword = (w->kind == TFX_NODE_SCOPE_TRAVERSAL && w->as.traversal.nsteps == 0)
+                       || (w->kind == TFX_NODE_LITERAL
+                           && (w->as.literal.kind == TFX_LIT_BOOL
+                               || w->as.literal.kind == TFX_LIT_NULL));
+
+        return !keyword && refs_unknown(ev, w, env, locals);
+    }
+    case TFX_NODE_FOR: {
+        ref_scope inner;
+
+        if (refs_unknown(ev, n->as.for_expr.coll, env, locals))
+            return true;
+        inner.outer = locals;
+        inner.for_node = n;
+        return refs_unknown(ev, n->as.for_expr.key, env, &inner)
+               || refs_unknown(ev, n->as.for_expr.value, env, &inner)
+               || refs_unknown(ev, n->as.for_expr.cond, env, &inner);
+    }
+    case TFX_NODE_INDEX:
+        return refs_unknown(ev, n->as.index.collection, env, locals)
+               || refs_unknown(ev, n->as.index.key, env, locals);
+    case TFX_NODE_SPLAT:
+        return refs_unknown(ev, n->as.splat.source, env, locals)
+               || refs_unknown(ev, n->as.splat.each, env, locals);
+    case TFX_NODE_PARENTHESES:
+        return refs_unknown(ev, n->as.parens.expr, env, locals);
+    case TFX_NODE_LITERAL:
+    case TFX_NODE_ANON_SYMBOL:
+    case TFX_NODE_COUNT:
+        break;
+    }
+    return false;
+}
+
+bool tfx_ev_closure_depends_on_unknowns(const tfx_ev_closure *c)
+{
+    return c->expr != NULL && refs_unknown(c->ev, c->expr, c->env, NULL);
+}
+
+const char *tfx_ev_range_text(const tfx_ev *ev, const tfx_range *r)
+{
+    const char *file = ev->filename != NULL ? ev->filename : "case.hcl";
+
+    if (r->start.line == r->end.line)
+        return tfx_ctx_printf(ev->ctx, "%s:%zu,%zu-%zu", file, r->start.line, r->start.column,
+                              r->end.column);
+    return tfx_ctx_printf(ev->ctx, "%s:%zu,%zu-%zu,%zu", file, r->start.line, r->start.column,
+                          r->end.line, r->end.column);
+}
+
+/* ---------------------------------------------------------------------
  * Function calls [call.*]
  * ------------------------------------------------------------------ */
 
@@ -1269,10 +1440,24 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
     vals = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(const tfx_value *));
     for (i = 0; i < nargs; i++) {
         const tfx_param *p = i < fn->nparams ? &fn->params[i] : fn->varparam;
-        const tfx_value *v = args[i].expr != NULL ? tfx_ev_node(ev, args[i].expr, env)
-                                                  : args[i].value;
+        const tfx_value *v;
         const char *why = NULL;
-        const tfx_value *c = tfx_ev_convert(ev, v, p->type, &why);
+        const tfx_value *c;
+
+        if (p->kind == TFX_PARAM_EXPRESSION) {
+            /* [call.decode] the expression, not its value */
+            vals[i] = make_closure(ev, args[i].expr, args[i].value, env);
+            continue;
+        }
+        if (p->kind == TFX_PARAM_TYPE) {
+            /* [call.decode] [fn.convert.type] a type constraint; after
+             * its errors, an unknown placeholder (the call stops below) */
+            c = tfx_ev_decode_type(ev, args[i].expr, args[i].value, &args[i].start);
+            vals[i] = c != NULL ? c : dynamic_unknown();
+            continue;
+        }
+        v = args[i].expr != NULL ? tfx_ev_node(ev, args[i].expr, env) : args[i].value;
+        c = tfx_ev_convert(ev, v, p->type, &why);
 
         if (c == NULL) {
             tfx_ev_error(ev, TFX_CAT_FUNCTION_ARGUMENT, "Invalid function argument",
@@ -1543,6 +1728,7 @@ const tfx_value *tfx_eval(tfx_ctx *ctx, const tfx_node *node, const tfx_env *env
                           tfx_diags *diags)
 {
     eval_job job;
+    const tfx_env *outer;
     size_t start = diags->n;
     bool out_of_memory = diags->out_of_memory;
     char *detail = tfx_arena_alloc(ctx->arena, sizeof(ctx->fail_detail));
@@ -1554,6 +1740,9 @@ const tfx_value *tfx_eval(tfx_ctx *ctx, const tfx_node *node, const tfx_env *env
     memset(&job, 0, sizeof(job));
     job.ev.ctx = ctx;
     job.ev.diags = diags;
+    for (outer = env; outer != NULL && outer->parent != NULL; outer = outer->parent)
+        ;
+    job.ev.filename = outer != NULL ? outer->filename : NULL;
     job.node = node;
     job.env = env;
     job.result = dynamic_unknown();

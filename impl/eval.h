@@ -45,6 +45,10 @@ struct tfx_env {
      * last (tfx_func_builtin_name fits), for the "did you mean" suggestion
      * of an unknown function [call.suggestion]; NULL: no suggestion. */
     const char *(*function_name)(size_t i);
+    /* The name of the source's file, for ranges written into messages
+     * (try's listing of diagnostics [fn.try.message]); read from the
+     * outermost scope; NULL: "case.hcl". */
+    const char *filename;
 };
 
 /* Evaluates `node` (from a parse without errors) in `env` (NULL: no

@@ -28,6 +28,7 @@ typedef struct {
     tfx_ctx *ctx;
     tfx_diags *diags;              /* where diagnostics go now */
     const tfx_ev_binding *bindings;
+    const char *filename;          /* the source's, for ranges written in messages */
 } tfx_ev;
 
 /* The value of node n in env (NULL: no scope at all), its diagnostics
@@ -57,6 +58,42 @@ tfx_range tfx_ev_start_range(const tfx_node *n);
  * conversion); NULL with *error set on failure. */
 const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *want,
                                 const char **error);
+
+/* [call.decode] The argument of a parameter of kind TFX_PARAM_EXPRESSION:
+ * HCL's expression closure, the argument's expression with the scope it
+ * was written in, not evaluated.  `value` comes first, so that the
+ * placeholder tfx_func_call passes to the function is a pointer to the
+ * closure (tfx_ev_closure_of). */
+typedef struct {
+    tfx_value value;            /* the placeholder: known, of type dynamic */
+    tfx_ev *ev;                 /* the evaluation it belongs to */
+    const tfx_node *expr;       /* NULL for an element of an expanded argument, */
+    const tfx_value *literal;   /* which is this value (HCL: a literal expression) */
+    const tfx_env *env;
+} tfx_ev_closure;
+
+/* The closure behind a placeholder argument of an expression parameter. */
+const tfx_ev_closure *tfx_ev_closure_of(const tfx_value *arg);
+
+/* [call.decode] The closure's value, its diagnostics appended to
+ * *diags (which must use the ctx's arena), as HCL's
+ * ExpressionClosure.Value. */
+const tfx_value *tfx_ev_closure_value(const tfx_ev_closure *c, tfx_diags *diags);
+
+/* [fn.try.unknowns] Whether a variable the closure's expression refers
+ * to (HCL's Variables()) has, in the closure's scope, a value that is not
+ * wholly known (tryfunc's dependsOnUnknowns). */
+bool tfx_ev_closure_depends_on_unknowns(const tfx_ev_closure *c);
+
+/* HCL's Range.String of r in the evaluation's file, "case.hcl:1,5-8". */
+const char *tfx_ev_range_text(const tfx_ev *ev, const tfx_range *r);
+
+/* funcs_closure.c [fn.convert.type]: the argument of a parameter of kind
+ * TFX_PARAM_TYPE, decoded from its expression (or, for an element of an
+ * expanded argument, from that value) as typeexpr.TypeConstraintWithDefaults
+ * does; NULL after its errors, appended to ev->diags. */
+const tfx_value *tfx_ev_decode_type(tfx_ev *ev, const tfx_node *expr, const tfx_value *literal,
+                                    const tfx_range *literal_range);
 
 /* eval_template.c: the template nodes and `for` expressions. */
 const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *env);

@@ -136,6 +136,9 @@ static const tfx_value **copy_args(tfx_ctx *ctx, const tfx_value *const *args, s
  *     first variadic argument, not from the first argument, and so do
  *     we);
  *  3. the type function gets the arguments with those marks removed.
+ * An argument of a parameter that is not an ordinary value [call.decode]
+ * is a known, unmarked capsule of the parameter's own type, which none of
+ * these rules changes: it is passed along as it is.
  * The other rules about unknown arguments apply only to calls. */
 static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
                                    const tfx_value *const *args, size_t nargs,
@@ -162,6 +165,8 @@ static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
         const tfx_value *v = args[i];
         const char *msg;
 
+        if (p->kind != TFX_PARAM_VALUE)
+            continue; /* [call.decode] a known capsule of the parameter's type */
         if (!p->allow_marked && tfx_value_is_marked_deep(v))
             targs[i] = tfx_value_unmark_deep(ctx, v, NULL);
         if (tfx_value_is_null(v) && !p->allow_null)
@@ -227,6 +232,8 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
     for (i = 0; i < nargs; i++) {
         const tfx_param *p = param_of(fn, i);
 
+        if (p->kind != TFX_PARAM_VALUE)
+            continue; /* [call.decode] */
         if (tfx_value_is_unknown(args[i]) && !p->allow_unknown)
             return tfx_value_unknown(ctx, ret); /* [call.unknown]: no marks */
         if (!p->allow_marked) {

@@ -23,6 +23,21 @@
 #include "type.h"
 #include "value.h"
 
+/* What a parameter takes [call.decode].  An ordinary parameter takes the
+ * argument's value.  The others are cty capsule types that HCL decodes
+ * from the argument's expression instead of evaluating it (HCL's
+ * ext/customdecode): the argument is then a placeholder value that
+ * carries what the decoding made (eval_internal.h: tfx_ev_closure,
+ * tfx_ev_constraint); the machinery passes it along untouched, since
+ * none of cty's parameter rules changes a known capsule value. */
+typedef enum {
+    TFX_PARAM_VALUE = 0,
+    TFX_PARAM_EXPRESSION,     /* customdecode.ExpressionClosureType: the
+                                 expression and its scope, unevaluated */
+    TFX_PARAM_TYPE            /* a type constraint written as an expression
+                                 (ext/typeexpr, with defaults) */
+} tfx_param_kind;
+
 typedef struct {
     const char *name;
     const tfx_type *type;     /* the parameter's type constraint; dynamic = any */
@@ -30,6 +45,7 @@ typedef struct {
     bool allow_unknown;
     bool allow_dynamic;       /* AllowDynamicType */
     bool allow_marked;
+    tfx_param_kind kind;      /* 0: an ordinary value */
 } tfx_param;
 
 /* An error from a type function or an implementation.  arg >= 0 makes it
