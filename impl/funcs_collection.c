@@ -1230,8 +1230,537 @@ static const tfx_function fn_sort = {.name = "sort",
                                      .impl = sort_impl};
 
 
+/* ==== Terraform's own collection functions (spec/functions-lists.md,
+ * "Terraform's collection functions") ====
+ *
+ * alltrue, anytrue, index, list, map, matchkeys, one, sum and transpose
+ * as Terraform's internal/lang/funcs/collection.go writes them, on the
+ * call machinery of cty 1.12.1 (profile P14: no refinements).  None of
+ * their parameters accepts nulls, unknowns, dynamic or marks, except
+ * list's and map's. */
+
+static const tfx_type list_of_bool = {.kind = TFX_TYPE_LIST, .elem = &tfx_type_bool};
+static const tfx_type map_of_list_of_string = {.kind = TFX_TYPE_MAP, .elem = &list_of_string};
+
+/* ---- alltrue, anytrue ---- */
+
+/* [fn.alltrue] [fn.anytrue] One parameter of type list(bool). */
+static const tfx_param bool_list_params[] = {
+    {.name = "list", .type = &list_of_bool},
+};
+
+/* [fn.alltrue.result] The elements in order: an unknown one ends the walk
+ * with an unknown bool, a null one or false with false; none of these:
+ * true (so an empty list gives true). */
+static const tfx_value *alltrue_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err)
+{
+    const tfx_value *list = args[0];
+    size_t n = tfx_value_length(list);
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *v = tfx_value_item(list, i);
+
+        tfx_ctx_step(ctx);
+        if (tfx_value_is_unknown(v))
+            return tfx_value_unknown(ctx, &tfx_type_bool);
+        if (tfx_value_is_null(v) || !v->as.boolean)
+            return tfx_value_bool(false);
+    }
+    return tfx_value_bool(true);
+}
+
+/* [fn.anytrue.result] The elements in order: a true one gives true at
+ * once; unknown ones are remembered, null and false ones skipped; at the
+ * end an unknown bool if there was an unknown element, else false (so an
+ * empty list gives false). */
+static const tfx_value *anytrue_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err)
+{
+    const tfx_value *list = args[0];
+    size_t n = tfx_value_length(list);
+    bool saw_unknown = false;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *v = tfx_value_item(list, i);
+
+        tfx_ctx_step(ctx);
+        if (tfx_value_is_unknown(v))
+            saw_unknown = true;
+        else if (tfx_value_is_known(v) && v->as.boolean)
+            return tfx_value_bool(true);
+    }
+    return saw_unknown ? tfx_value_unknown(ctx, &tfx_type_bool) : tfx_value_bool(false);
+}
+
+static const tfx_function fn_alltrue = {.name = "alltrue",
+                                        .params = bool_list_params,
+                                        .nparams = TFX_COUNTOF(bool_list_params),
+                                        .varparam = NULL,
+                                        .type = NULL,
+                                        .ret_type = &tfx_type_bool,
+                                        .impl = alltrue_impl};
+
+static const tfx_function fn_anytrue = {.name = "anytrue",
+                                        .params = bool_list_params,
+                                        .nparams = TFX_COUNTOF(bool_list_params),
+                                        .varparam = NULL,
+                                        .type = NULL,
+                                        .ret_type = &tfx_type_bool,
+                                        .impl = anytrue_impl};
+
+/* ---- index ---- */
+
+/* [fn.index] Two parameters of type dynamic, accepting nothing special. */
+static const tfx_param index_params[] = {
+    {.name = "list", .type = &tfx_type_dynamic},
+    {.name = "value", .type = &tfx_type_dynamic},
+};
+
+/* [fn.index.kind] [fn.index.empty] [fn.index.result] [fn.index.not-found]
+ * Terraform's index (the position of a value; cty's IndexFunc, which
+ * looks an element up by key, is another function): list must be a list
+ * or tuple; an empty one is an error; the elements in order are compared
+ * with value by cty's Equals (tfx_value_equals: no conversion, types must
+ * match); an undecided comparison gives an unknown number, the first
+ * equal element its index; none: "item not found". */
+static const tfx_value *index_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                   const tfx_value *const *args, size_t nargs,
+                                   tfx_func_error *err)
+{
+    const tfx_value *list = args[0];
+    size_t n;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (list->type->kind != TFX_TYPE_LIST && list->type->kind != TFX_TYPE_TUPLE)
+        return tfx_fn_error(err, "argument must be a list or tuple");
+    n = tfx_value_length(list);
+    if (n == 0)
+        return tfx_fn_error(err, "cannot search an empty list");
+    for (size_t i = 0; i < n; i++) {
+        tfx_ctx_step(ctx);
+        switch (tfx_value_equals(ctx, tfx_value_item(list, i), args[1])) {
+        case TFX_TRI_TRUE:
+            return tfx_value_int(ctx, (int64_t)i);
+        case TFX_TRI_UNKNOWN:
+            return tfx_value_unknown(ctx, &tfx_type_number);
+        case TFX_TRI_FALSE:
+            break;
+        }
+    }
+    return tfx_fn_error(err, "item not found");
+}
+
+static const tfx_function fn_index = {.name = "index",
+                                      .params = index_params,
+                                      .nparams = TFX_COUNTOF(index_params),
+                                      .varparam = NULL,
+                                      .type = NULL,
+                                      .ret_type = &tfx_type_number,
+                                      .impl = index_impl};
+
+/* ---- list, map ---- */
+
+/* [fn.list] [fn.map] A variadic parameter of type dynamic accepting
+ * nulls, unknowns and dynamic (not marks). */
+static const tfx_param removed_vals = {
+    .name = "vals", .type = &tfx_type_dynamic, .allow_null = true, .allow_unknown = true,
+    .allow_dynamic = true};
+
+static const char list_removed[] =
+    "the \"list\" function was deprecated in Terraform v0.12 and is no longer available; use "
+    "tolist([ ... ]) syntax to write a literal list";
+static const char map_removed[] =
+    "the \"map\" function was deprecated in Terraform v0.12 and is no longer available; use "
+    "tomap({ ... }) syntax to write a literal map";
+
+/* [fn.list.removed] [fn.map.removed] The type function always fails with
+ * the plain error naming the replacement, whatever the arguments (none,
+ * null, unknown, dynamic), so the implementation is never reached. */
+static const tfx_type *removed_type(tfx_ctx *ctx, const tfx_function *fn,
+                                    const tfx_value *const *args, size_t nargs,
+                                    tfx_func_error *err)
+{
+    TFX_UNUSED(ctx);
+    TFX_UNUSED(args);
+    TFX_UNUSED(nargs);
+    return tfx_fn_error(err, fn->name[0] == 'l' ? list_removed : map_removed);
+}
+
+/* Never called (removed_type fails first); fails the same way. */
+static const tfx_value *removed_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err)
+{
+    TFX_UNUSED(ret);
+    removed_type(ctx, fn, args, nargs, err);
+    return NULL;
+}
+
+static const tfx_function fn_list = {.name = "list",
+                                     .params = NULL,
+                                     .nparams = 0,
+                                     .varparam = &removed_vals,
+                                     .type = removed_type,
+                                     .ret_type = NULL,
+                                     .impl = removed_impl};
+
+static const tfx_function fn_map = {.name = "map",
+                                    .params = NULL,
+                                    .nparams = 0,
+                                    .varparam = &removed_vals,
+                                    .type = removed_type,
+                                    .ret_type = NULL,
+                                    .impl = removed_impl};
+
+/* ---- matchkeys ---- */
+
+/* [fn.matchkeys] Three parameters of type list(dynamic), accepting
+ * nothing special. */
+static const tfx_param matchkeys_params[] = {
+    {.name = "values", .type = &list_of_any},
+    {.name = "keys", .type = &list_of_any},
+    {.name = "searchset", .type = &list_of_any},
+};
+
+/* The unsafe unification of the types of keys and searchset, or NULL. */
+static const tfx_type *matchkeys_key_type(tfx_ctx *ctx, const tfx_value *const *args)
+{
+    const tfx_type *types[2];
+    bool all_unknown = false;
+
+    types[0] = args[1]->type;
+    types[1] = args[2]->type;
+    return tfx_unify(ctx, types, 2, TFX_CONVERT_UNSAFE, &all_unknown);
+}
+
+/* [fn.matchkeys.type] keys and searchset must unify (unify.*), else the
+ * plain error "keys and searchset must be of the same type"; the return
+ * type is the type of values. */
+static const tfx_type *matchkeys_type(tfx_ctx *ctx, const tfx_function *fn,
+                                      const tfx_value *const *args, size_t nargs,
+                                      tfx_func_error *err)
+{
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (matchkeys_key_type(ctx, args) == NULL)
+        return tfx_fn_error(err, "keys and searchset must be of the same type");
+    return args[0]->type;
+}
+
+/* [fn.matchkeys.length] [fn.matchkeys.result] In this order: values and
+ * keys of different lengths are the plain error "length of keys and
+ * values should be equal"; keys and searchset are converted to their
+ * unified type (cty's Convert); an empty searchset gives an empty list;
+ * values or keys not wholly known give an unknown of the return type;
+ * then, for each key in order, the first element of searchset equal to
+ * it (cty's Equals) selects the value at the key's index.  A comparison
+ * that is undecided (an unknown element of searchset) makes the whole
+ * result an EMPTY list, as upstream returns. */
+static const tfx_value *matchkeys_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                       const tfx_type *ret, const tfx_value *const *args,
+                                       size_t nargs, tfx_func_error *err)
+{
+    const tfx_value *values = args[0];
+    const tfx_type *key_type = matchkeys_key_type(ctx, args);
+    const tfx_value *keys;
+    const tfx_value *searchset;
+    const tfx_value **out;
+    const char *why = NULL;
+    size_t nkeys;
+    size_t nsearch;
+    size_t nout = 0;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (tfx_value_length(values) != tfx_value_length(args[1]))
+        return tfx_fn_error(err, "length of keys and values should be equal");
+    if (key_type == NULL)
+        return tfx_fn_error(err, "keys and searchset must be of the same type");
+    keys = tfx_convert(ctx, args[1], key_type, TFX_CONVERT_UNSAFE, &why);
+    searchset = tfx_convert(ctx, args[2], key_type, TFX_CONVERT_UNSAFE, &why);
+    if (keys == NULL || searchset == NULL)
+        return tfx_fn_error(err, why != NULL ? why : "keys and searchset must be of the same type");
+    nsearch = tfx_value_is_known(searchset) ? tfx_value_length(searchset) : 0;
+    if (nsearch == 0)
+        return tfx_value_list(ctx, ret->elem, NULL, 0);
+    if (!tfx_value_is_wholly_known(values) || !tfx_value_is_wholly_known(keys))
+        return tfx_value_unknown(ctx, ret);
+    nkeys = tfx_value_length(keys);
+    out = tfx_ctx_alloc_array(ctx, nkeys > 0 ? nkeys : 1, sizeof(const tfx_value *));
+    for (size_t i = 0; i < nkeys; i++) {
+        const tfx_value *key = tfx_value_item(keys, i);
+
+        for (size_t j = 0; j < nsearch; j++) {
+            tfx_tri eq;
+
+            tfx_ctx_step(ctx);
+            eq = tfx_value_equals(ctx, key, tfx_value_item(searchset, j));
+            if (eq == TFX_TRI_UNKNOWN)
+                return tfx_value_list(ctx, ret->elem, NULL, 0);
+            if (eq == TFX_TRI_TRUE) {
+                out[nout++] = tfx_value_item(values, i);
+                break;
+            }
+        }
+    }
+    return tfx_value_list(ctx, ret->elem, out, nout);
+}
+
+static const tfx_function fn_matchkeys = {.name = "matchkeys",
+                                          .params = matchkeys_params,
+                                          .nparams = TFX_COUNTOF(matchkeys_params),
+                                          .varparam = NULL,
+                                          .type = matchkeys_type,
+                                          .ret_type = NULL,
+                                          .impl = matchkeys_impl};
+
+/* ---- one ---- */
+
+/* [fn.one] One parameter of type dynamic, accepting nothing special. */
+static const tfx_param one_params[] = {
+    {.name = "list", .type = &tfx_type_dynamic},
+};
+
+static const char one_message[] =
+    "must be a list, set, or tuple value with either zero or one elements";
+
+/* [fn.one.type] A list or set gives its element type; a tuple of no
+ * element dynamic, of one element that element's type; anything else
+ * (a longer tuple, a map, an object, a primitive) is the argument error
+ * one_message, raised by the type function, so even for an unknown
+ * argument. */
+static const tfx_type *one_type(tfx_ctx *ctx, const tfx_function *fn,
+                                const tfx_value *const *args, size_t nargs,
+                                tfx_func_error *err)
+{
+    const tfx_type *t = args[0]->type;
+
+    TFX_UNUSED(ctx);
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (t->kind == TFX_TYPE_LIST || t->kind == TFX_TYPE_SET)
+        return t->elem;
+    if (t->kind == TFX_TYPE_TUPLE && t->n == 0)
+        return &tfx_type_dynamic;
+    if (t->kind == TFX_TYPE_TUPLE && t->n == 1)
+        return t->elems[0];
+    return tfx_fn_arg_error(err, 0, one_message);
+}
+
+/* [fn.one.result] No element: a null of the return type; one element:
+ * that element; more: the argument error one_message.  A set whose
+ * length is unknown (cty's Length: more than one element, some of them
+ * not wholly known) gives an unknown of the return type. */
+static const tfx_value *one_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                 const tfx_value *const *args, size_t nargs,
+                                 tfx_func_error *err)
+{
+    const tfx_value *v = args[0];
+    size_t n = tfx_value_length(v);
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (v->type->kind == TFX_TYPE_SET && n != 1 && !tfx_value_is_wholly_known(v))
+        return tfx_value_unknown(ctx, ret);
+    if (n == 0)
+        return tfx_value_null(ctx, ret);
+    if (n == 1)
+        return tfx_value_item(v, 0);
+    return tfx_fn_arg_error(err, 0, one_message);
+}
+
+static const tfx_function fn_one = {.name = "one",
+                                    .params = one_params,
+                                    .nparams = TFX_COUNTOF(one_params),
+                                    .varparam = NULL,
+                                    .type = one_type,
+                                    .ret_type = NULL,
+                                    .impl = one_impl};
+
+/* ---- sum ---- */
+
+/* [fn.sum] One parameter of type dynamic, accepting nothing special. */
+static const tfx_param sum_params[] = {
+    {.name = "list", .type = &tfx_type_dynamic},
+};
+
+static const char sum_elem_message[] = "argument must be list, set, or tuple of number values";
+
+/* [fn.sum.kind] [fn.sum.empty] [fn.sum.map] [fn.sum.unknown]
+ * [fn.sum.elements] [fn.sum.result] In this order: a primitive is the argument error
+ * "cannot sum noniterable"; no element (a map or object included) the
+ * argument error "cannot sum an empty list"; a map or object "argument
+ * must be list, set, or tuple. Received <friendly name>"; a value not
+ * wholly known gives an unknown number; then the elements in order, each
+ * null or not convertible to number (cty's Convert) being the argument
+ * error sum_elem_message, are added up exactly (tfx_num_add), +Inf plus
+ * -Inf failing with the plain error of [num.inf-error] at the addition
+ * that meets them. */
+static const tfx_value *sum_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                 const tfx_value *const *args, size_t nargs,
+                                 tfx_func_error *err)
+{
+    const tfx_value *coll = args[0];
+    tfx_type_kind k = coll->type->kind;
+    const tfx_num *total = NULL;
+    size_t n;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (!is_sequence_kind(k) && k != TFX_TYPE_MAP && k != TFX_TYPE_OBJECT)
+        return tfx_fn_arg_error(err, 0, "cannot sum noniterable");
+    n = tfx_value_length(coll);
+    if (n == 0)
+        return tfx_fn_arg_error(err, 0, "cannot sum an empty list");
+    if (!is_sequence_kind(k))
+        return tfx_fn_arg_error(
+            err, 0,
+            tfx_ctx_printf(ctx, "argument must be list, set, or tuple. Received %s",
+                           tfx_type_friendly(ctx, coll->type)));
+    if (!tfx_value_is_wholly_known(coll))
+        return tfx_value_unknown(ctx, &tfx_type_number);
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *v = tfx_value_item(coll, i);
+        const char *why = NULL;
+
+        tfx_ctx_step(ctx);
+        if (tfx_value_is_null(v))
+            return tfx_fn_arg_error(err, 0, sum_elem_message);
+        v = tfx_convert(ctx, v, &tfx_type_number, TFX_CONVERT_UNSAFE, &why);
+        if (v == NULL || !tfx_value_is_known(v))
+            return tfx_fn_arg_error(err, 0, sum_elem_message);
+        if (total == NULL) {
+            total = v->as.number;
+        } else {
+            const tfx_num *next = NULL;
+            tfx_num_err status = tfx_num_add(ctx->arena, total, v->as.number, &next);
+
+            if (status == TFX_NUM_ERR_NOMEM)
+                tfx_fn_nomem(ctx);
+            if (status != TFX_NUM_OK)
+                return tfx_fn_error(err, tfx_num_err_reason(status));
+            total = next;
+        }
+    }
+    return tfx_value_number(ctx, total);
+}
+
+static const tfx_function fn_sum = {.name = "sum",
+                                    .params = sum_params,
+                                    .nparams = TFX_COUNTOF(sum_params),
+                                    .varparam = NULL,
+                                    .type = NULL,
+                                    .ret_type = &tfx_type_number,
+                                    .impl = sum_impl};
+
+/* ---- transpose ---- */
+
+/* [fn.transpose] One parameter of type map(list(string)), accepting
+ * nothing special. */
+static const tfx_param transpose_params[] = {
+    {.name = "values", .type = &map_of_list_of_string},
+};
+
+/* [fn.transpose.unknown] [fn.transpose.null] [fn.transpose.result] Not
+ * wholly known: an unknown map(list(string)).  Otherwise the keys in
+ * order, each list's strings in order: a null list is the plain error
+ * "input must not contain null list", a null string "input list must not
+ * contain null string"; each string s collects the key k of its list
+ * into the result's list at s.  Keys come in byte order, so each result
+ * list is in byte order (what upstream's sort gives), a key listed twice
+ * under one string appearing twice. */
+static const tfx_value *transpose_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                       const tfx_type *ret, const tfx_value *const *args,
+                                       size_t nargs, tfx_func_error *err)
+{
+    const tfx_value *in = args[0];
+    size_t nkeys = tfx_value_length(in);
+    size_t npairs = 0;
+    size_t k = 0;
+    tfx_str *outs;          /* the strings, one per pair */
+    const tfx_value **ins;  /* the key of each pair, as a string value */
+    size_t *order;
+    tfx_str *rkeys;
+    const tfx_value **rvals;
+    size_t nresult = 0;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (!tfx_value_is_wholly_known(in))
+        return tfx_value_unknown(ctx, ret);
+    for (size_t i = 0; i < nkeys; i++) {
+        const tfx_value *list = in->as.attrs.vals[i];
+
+        tfx_ctx_step(ctx);
+        if (tfx_value_is_null(list))
+            return tfx_fn_error(err, "input must not contain null list");
+        for (size_t j = 0; j < tfx_value_length(list); j++)
+            if (tfx_value_is_null(tfx_value_item(list, j)))
+                return tfx_fn_error(err, "input list must not contain null string");
+        npairs += tfx_value_length(list);
+    }
+    if (npairs == 0)
+        return tfx_value_map(ctx, &list_of_string, NULL, NULL, 0);
+    tfx_ctx_check_items(ctx, npairs);
+    outs = tfx_ctx_alloc_array(ctx, npairs, sizeof(tfx_str));
+    ins = tfx_ctx_alloc_array(ctx, npairs, sizeof(const tfx_value *));
+    for (size_t i = 0; i < nkeys; i++) {
+        const tfx_value *list = in->as.attrs.vals[i];
+        const tfx_str key = in->as.attrs.keys[i];
+        const tfx_value *keyv = tfx_value_string_raw(ctx, key.s, key.nbytes);
+
+        for (size_t j = 0; j < tfx_value_length(list); j++) {
+            tfx_ctx_step(ctx);
+            outs[k] = tfx_value_item(list, j)->as.string;
+            ins[k++] = keyv;
+        }
+    }
+    order = tfx_ctx_alloc_array(ctx, npairs, sizeof(size_t));
+    tfx_str_sort_order(ctx, outs, order, npairs);
+    rkeys = tfx_ctx_alloc_array(ctx, npairs, sizeof(tfx_str));
+    rvals = tfx_ctx_alloc_array(ctx, npairs, sizeof(const tfx_value *));
+    for (size_t start = 0; start < npairs;) {
+        size_t end = start + 1;
+        const tfx_value **group;
+
+        while (end < npairs && tfx_str_cmp(outs[order[end]], outs[order[start]]) == 0)
+            end++;
+        group = tfx_ctx_alloc_array(ctx, end - start, sizeof(const tfx_value *));
+        for (size_t g = start; g < end; g++)
+            group[g - start] = ins[order[g]];
+        rkeys[nresult] = outs[order[start]];
+        rvals[nresult++] = tfx_value_list(ctx, &tfx_type_str, group, end - start);
+        start = end;
+    }
+    return tfx_value_map(ctx, &list_of_string, rkeys, rvals, nresult);
+}
+
+static const tfx_function fn_transpose = {.name = "transpose",
+                                          .params = transpose_params,
+                                          .nparams = TFX_COUNTOF(transpose_params),
+                                          .varparam = NULL,
+                                          .type = NULL,
+                                          .ret_type = &map_of_list_of_string,
+                                          .impl = transpose_impl};
+
 /* The functions this file registers [call.builtins], sorted by name. */
 const tfx_builtin tfx_builtins_collection[] = {
+    {"alltrue", &fn_alltrue},
+    {"anytrue", &fn_anytrue},
     {"chunklist", &fn_chunklist},
     {"coalesce", &tfx_fn_coalesce},
     {"coalescelist", &fn_coalescelist},
@@ -1241,10 +1770,17 @@ const tfx_builtin tfx_builtins_collection[] = {
     {"distinct", &fn_distinct},
     {"element", &fn_element},
     {"flatten", &fn_flatten},
+    {"index", &fn_index},
     {"length", &tfx_fn_length},
+    {"list", &fn_list},
+    {"map", &fn_map},
+    {"matchkeys", &fn_matchkeys},
+    {"one", &fn_one},
     {"range", &fn_range},
     {"reverse", &fn_reverse},
     {"slice", &fn_slice},
     {"sort", &fn_sort},
+    {"sum", &fn_sum},
+    {"transpose", &fn_transpose},
     {NULL, NULL},
 };

@@ -1,7 +1,8 @@
 /*
  * funcs_datetime.c — the date and time functions formatdate and timeadd
  * (spec/functions-datetime.md): cty 1.12.1's stdlib FormatDateFunc and
- * TimeAddFunc, which Terraform registers as they are.  Timestamps are
+ * TimeAddFunc, which Terraform registers as they are; and Terraform's own
+ * timecmp, which reads timestamps the same way.  Timestamps are
  * read as Go 1.19's time.Parse reads the RFC 3339 layout; only numeric
  * UTC offsets exist, so no clock or time zone database is involved.
  */
@@ -869,9 +870,69 @@ static const tfx_function tfx_fn_timeadd = {.name = "timeadd",
                                             .ret_type = &tfx_type_str,
                                             .impl = timeadd_impl};
 
+/* ---- timecmp [fn.timecmp] ---- */
+
+/* Terraform's own timecmp (internal/lang/funcs/datetime.go): two plain
+ * string parameters. */
+static const tfx_param timecmp_params[] = {
+    {.name = "timestamp_a", .type = &tfx_type_str},
+    {.name = "timestamp_b", .type = &tfx_type_str},
+};
+
+/* The instant of t: seconds since 1970-01-01T00:00:00Z (the civil fields
+ * less the offset); t's nanoseconds complete it. */
+static int64_t instant_seconds(const timestamp *t)
+{
+    return days_from_civil(t->year, t->month, t->day) * 86400 + (int64_t)t->hour * 3600 +
+           (int64_t)t->min * 60 + t->sec - t->offset;
+}
+
+/* [fn.timecmp.parse] [fn.timecmp.errors] [fn.timecmp.result] Each
+ * timestamp is read as Go 1.19's time.Parse(time.RFC3339, ...) reads it
+ * (parse_timestamp, with the same rephrased messages as formatdate's),
+ * timestamp_a first; a failure is an ARGUMENT error of that argument.
+ * The result is -1, 0 or 1 as the instant of timestamp_a is before, the
+ * same as, or after that of timestamp_b (offsets applied, fractions of a
+ * second to the nanosecond). */
+static const tfx_value *timecmp_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                     const tfx_value *const *args, size_t nargs,
+                                     tfx_func_error *err)
+{
+    const char *error = NULL;
+    timestamp ta, tb;
+    int64_t sa, sb;
+    int cmp;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (!parse_timestamp(ctx, args[0]->as.string.s, args[0]->as.string.nbytes, &ta, &error))
+        return tfx_fn_arg_error(err, 0, error);
+    if (!parse_timestamp(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, &tb, &error))
+        return tfx_fn_arg_error(err, 1, error);
+    sa = instant_seconds(&ta);
+    sb = instant_seconds(&tb);
+    if (sa != sb)
+        cmp = sa < sb ? -1 : 1;
+    else if (ta.nsec != tb.nsec)
+        cmp = ta.nsec < tb.nsec ? -1 : 1;
+    else
+        cmp = 0;
+    return tfx_value_int(ctx, cmp);
+}
+
+static const tfx_function tfx_fn_timecmp = {.name = "timecmp",
+                                            .params = timecmp_params,
+                                            .nparams = TFX_COUNTOF(timecmp_params),
+                                            .varparam = NULL,
+                                            .type = NULL,
+                                            .ret_type = &tfx_type_number,
+                                            .impl = timecmp_impl};
+
 /* The functions this file registers [call.builtins], sorted by name. */
 const tfx_builtin tfx_builtins_datetime[] = {
     {"formatdate", &tfx_fn_formatdate},
     {"timeadd", &tfx_fn_timeadd},
+    {"timecmp", &tfx_fn_timecmp},
     {NULL, NULL},
 };

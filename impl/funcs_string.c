@@ -4,7 +4,8 @@
  * strrev, substr, title, trim, trimprefix, trimspace, trimsuffix.  All are
  * cty 1.12.1's stdlib functions, which Terraform registers as they are;
  * plus cty's StrlenFunc, which Terraform's length calls for strings (not
- * a function of its own in Terraform).
+ * a function of its own in Terraform); and Terraform's own startswith,
+ * endswith and strcontains.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -627,6 +628,84 @@ static const tfx_value *trimspace_impl(tfx_ctx *ctx, const tfx_function *fn,
     return new_string(ctx, s.s + start, end - start);
 }
 
+/* ==== Terraform's own string functions (spec/functions-strings.md,
+ * "Terraform's string predicates") ====
+ *
+ * startswith, endswith and strcontains are Terraform's (its
+ * internal/lang/funcs/string.go), not cty's: byte-wise tests on the NFC
+ * strings, returning a bool. */
+
+/* [fn.startswith] str accepts unknowns (only it); neither accepts nulls,
+ * dynamic or marks. */
+static const tfx_param startswith_params[] = {
+    {.name = "str", .type = &tfx_type_str, .allow_unknown = true},
+    PLAIN_STR("prefix"),
+};
+static const tfx_param endswith_params[] = {PLAIN_STR("str"), PLAIN_STR("suffix")};
+static const tfx_param strcontains_params[] = {PLAIN_STR("str"), PLAIN_STR("substr")};
+
+/* [fn.startswith.result] [fn.startswith.unknown] Whether str begins with
+ * the bytes of prefix.  An unknown str (it reaches here: the parameter
+ * accepts unknowns) gives true for the empty prefix and an unknown bool
+ * otherwise: P14's unknowns carry no known prefix (cty 1.12.1 has no
+ * refinements), so nothing else is decided. */
+static const tfx_value *startswith_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                        const tfx_type *ret, const tfx_value *const *args,
+                                        size_t nargs, tfx_func_error *err)
+{
+    const tfx_str p = args[1]->as.string;
+    tfx_str s;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    if (!tfx_value_is_known(args[0]))
+        return p.nbytes == 0 ? tfx_value_bool(true) : tfx_value_unknown(ctx, &tfx_type_bool);
+    s = args[0]->as.string;
+    return tfx_value_bool(p.nbytes <= s.nbytes && memcmp(s.s, p.s, p.nbytes) == 0);
+}
+
+/* [fn.endswith.result] Whether str ends with the bytes of suffix. */
+static const tfx_value *endswith_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                      const tfx_type *ret, const tfx_value *const *args,
+                                      size_t nargs, tfx_func_error *err)
+{
+    const tfx_str s = args[0]->as.string;
+    const tfx_str p = args[1]->as.string;
+
+    TFX_UNUSED(ctx);
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    return tfx_value_bool(p.nbytes <= s.nbytes &&
+                          memcmp(s.s + s.nbytes - p.nbytes, p.s, p.nbytes) == 0);
+}
+
+/* [fn.strcontains.result] Go's strings.Contains: whether the bytes of
+ * substr occur anywhere in str (the empty substr always does); searched
+ * with find_next, in time linear in both lengths. */
+static const tfx_value *strcontains_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                         const tfx_type *ret, const tfx_value *const *args,
+                                         size_t nargs, tfx_func_error *err)
+{
+    const tfx_str s = args[0]->as.string;
+    const tfx_str sub = args[1]->as.string;
+    const size_t *fail;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    if (sub.nbytes == 0)
+        return tfx_value_bool(true);
+    if (sub.nbytes > s.nbytes)
+        return tfx_value_bool(false);
+    fail = kmp_table(ctx, sub.s, sub.nbytes);
+    return tfx_value_bool(find_next(s.s, s.nbytes, 0, sub.s, sub.nbytes, fail) < s.nbytes);
+}
+
 /* ---- The function objects ---- */
 
 #define STRING_FN(var, fname, plist, vparam, rtype, implfn)                                     \
@@ -639,9 +718,14 @@ static const tfx_value *trimspace_impl(tfx_ctx *ctx, const tfx_function *fn,
                                      .impl = (implfn)}
 
 STRING_FN(fn_chomp, "chomp", plain_str_param, NULL, &tfx_type_str, chomp_impl);
+STRING_FN(fn_endswith, "endswith", endswith_params, NULL, &tfx_type_bool, endswith_impl);
 STRING_FN(fn_indent, "indent", indent_params, NULL, &tfx_type_str, indent_impl);
 STRING_FN(fn_join, "join", join_params, &join_lists, &tfx_type_str, join_impl);
 STRING_FN(fn_split, "split", split_params, NULL, &list_of_string, split_impl);
+STRING_FN(fn_startswith, "startswith", startswith_params, NULL, &tfx_type_bool,
+          startswith_impl);
+STRING_FN(fn_strcontains, "strcontains", strcontains_params, NULL, &tfx_type_bool,
+          strcontains_impl);
 STRING_FN(fn_strrev, "strrev", str_param, NULL, &tfx_type_str, strrev_impl);
 STRING_FN(fn_substr, "substr", substr_params, NULL, &tfx_type_str, substr_impl);
 STRING_FN(fn_title, "title", plain_str_param, NULL, &tfx_type_str, title_impl);
@@ -655,10 +739,13 @@ STRING_FN(fn_trimsuffix, "trimsuffix", trimsuffix_params, NULL, &tfx_type_str,
 /* The functions this file registers [call.builtins], sorted by name. */
 const tfx_builtin tfx_builtins_string[] = {
     {"chomp", &fn_chomp},
+    {"endswith", &fn_endswith},
     {"indent", &fn_indent},
     {"join", &fn_join},
     {"lower", &tfx_fn_lower},
     {"split", &fn_split},
+    {"startswith", &fn_startswith},
+    {"strcontains", &fn_strcontains},
     {"strrev", &fn_strrev},
     {"substr", &fn_substr},
     {"title", &fn_title},
