@@ -641,6 +641,7 @@ static const tfx_param startswith_params[] = {
     {.name = "str", .type = &tfx_type_str, .allow_unknown = true},
     PLAIN_STR("prefix"),
 };
+/* [fn.endswith] [fn.strcontains] Two plain string parameters. */
 static const tfx_param endswith_params[] = {PLAIN_STR("str"), PLAIN_STR("suffix")};
 static const tfx_param strcontains_params[] = {PLAIN_STR("str"), PLAIN_STR("substr")};
 
