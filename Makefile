@@ -61,7 +61,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(wildcard impl/test/test_*.c)
-TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_eval.c impl/test/numdump.c
+TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_eval.c impl/test/numdump.c impl/test/regexdump.c
 UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
 RUNNER_SRC := $(wildcard conformance/runner/*.c)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -255,7 +255,7 @@ lint-scan: | $(DEPS_OK)
 
 # ---------------------------------------------------------------------------
 
-check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke fuzz-replay fuzz-smoke asan lint
+check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke regexdiff-smoke fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 
 install: all
