@@ -2,10 +2,18 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -372,6 +380,183 @@ func TestConsoleType(t *testing.T) {
 	}
 	for _, tc := range tests {
 		if got := evalAnswer(t, "console", tc.input, tfVars); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.input, got, tc.want)
+		}
+	}
+}
+
+// terraformFunctionNames are the functions Terraform main registers
+// (internal/lang/functions.go): the module table has all but type, the
+// console table all but plantimestamp.
+var terraformFunctionNames = strings.Fields(`
+	abs abspath alltrue anytrue base64decode base64encode base64gzip base64sha256 base64sha512
+	basename bcrypt can ceil chomp chunklist cidrhost cidrnetmask cidrsubnet cidrsubnets coalesce
+	coalescelist compact concat contains convert csvdecode dirname distinct element endswith
+	ephemeralasnull file filebase64 filebase64sha256 filebase64sha512 fileexists filemd5 fileset
+	filesha1 filesha256 filesha512 flatten floor format formatdate formatlist indent index
+	issensitive join jsondecode jsonencode keys length list log lookup lower map matchkeys max md5
+	merge min nonsensitive one parseint pathexpand plantimestamp pow range regex regexall replace
+	reverse rsadecrypt sensitive setintersection setproduct setsubtract setunion sha1 sha256 sha512
+	signum slice sort split startswith strcontains strrev substr sum templatefile templatestring
+	textdecodebase64 textencodebase64 timeadd timecmp timestamp title tobool tolist tomap tonumber
+	toset tostring transpose trim trimprefix trimspace trimsuffix try type upper urlencode uuid
+	uuidv5 values yamldecode yamlencode zipmap`)
+
+// The tables hold exactly Terraform's functions, and fn:<name> is
+// declared for each.
+func TestTerraformFunctionTable(t *testing.T) {
+	if n := len(terraformFunctionNames); n != 122 {
+		t.Fatalf("the test's list has %d names", n)
+	}
+	declared := map[string]bool{}
+	for _, c := range capabilities() {
+		if strings.HasPrefix(c, "fn:") {
+			declared[c[3:]] = true
+		}
+	}
+	for _, name := range terraformFunctionNames {
+		_, inModule := functionsFor(false)[name]
+		_, inConsole := functionsFor(true)[name]
+		if inModule != (name != "type") || inConsole != (name != "plantimestamp") {
+			t.Errorf("%s: in the module table %v, in the console table %v", name, inModule, inConsole)
+		}
+		if !declared[name] {
+			t.Errorf("fn:%s is not declared", name)
+		}
+	}
+	if len(functionsFor(false)) != 121 || len(functionsFor(true)) != 121 || len(declared) != 122 {
+		t.Errorf("%d module functions, %d console functions, %d declared", len(functionsFor(false)), len(functionsFor(true)), len(declared))
+	}
+}
+
+// The functions of files, hashes, encodings, networks and time, in a
+// scratch base directory with the clock fixed.
+func TestHostFunctions(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"a.txt": "abc", "bin.dat": "\xff", "sub/b.txt": "x", "sub/c.md": "y",
+		"t.tmpl": "Hello ${name}!", "rec.tmpl": `${templatefile("t.tmpl", {name = "x"})}`,
+		"typed.tmpl": "${n}", "fs.tmpl": `${file("a.txt")}`,
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := applyOption("--base-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.Chdir(oldDir) }()
+	if err := applyOption("--now", "2024-05-06T07:08:09+02:00"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { fixedNow = time.Time{} }()
+
+	key, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyPEM := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	vars := fmt.Sprintf(`{"ct": {"type": "string", "v": %q}, "key": {"type": "string", "v": %q},
+		"sp": {"type": "string", "v": "a.txt", "marks": ["sensitive"]}, "up": {"type": "string", "unknown": true},
+		"tmpl": {"type": "string", "v": "${file(\"a.txt\")}"}}`,
+		base64.StdEncoding.EncodeToString(sealed), keyPEM)
+
+	tests := []struct{ input, want string }{
+		// Files.
+		{`file("a.txt")`, `"type":"string","v":"abc"`},
+		{`file(sp)`, `"type":"string","v":"abc","marks":["sensitive"]`},
+		{`file(up)`, `"type":"string","unknown":true`},
+		{`file("nope")`, argError("path", `no file exists at \"nope\"; this function works only with files that are distributed as part of the configuration source code, so if this file will be created by a resource in this configuration you must instead obtain this result from an attribute of that resource`)},
+		{`file("bin.dat")`, `contents of \"bin.dat\" are not valid UTF-8`},
+		{`filebase64("bin.dat")`, `"type":"string","v":"/w=="`},
+		{`fileexists("a.txt")`, `"type":"bool","v":true`},
+		{`fileexists("zz")`, `"type":"bool","v":false`},
+		{`fileexists("sub")`, callError("fileexists", `\"sub\" is a directory, not a file`)},
+		{`fileset(".", "**/*.txt")`, `"type":["set","string"],"v":[{"v":"a.txt"},{"v":"sub/b.txt"}]`},
+		{`fileset("sub", "*.{md,txt}")`, `"type":["set","string"],"v":[{"v":"b.txt"},{"v":"c.md"}]`},
+		{`fileset(".", "none*")`, `"type":["set","string"],"v":[]`},
+		{`filemd5("a.txt")`, `"v":"900150983cd24fb0d6963f7d28e17f72"`},
+		{`filesha1("a.txt")`, `"v":"a9993e364706816aba3e25717850c26c9cd0d89d"`},
+		{`filesha256("a.txt")`, `"v":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"`},
+		{`filebase64sha256("a.txt")`, `"v":"ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0="`},
+		{`filesha512("nope")`, callError("filesha512", "open nope: no such file or directory")},
+		{`templatefile("t.tmpl", {name = "X"})`, `"type":"string","v":"Hello X!"`},
+		{`templatefile("typed.tmpl", {n = 1})`, `"type":"number","v":"1"`},
+		{`templatefile("fs.tmpl", {})`, `"type":"string","v":"abc"`},
+		{`templatefile("rec.tmpl", {})`, `cannot recursively call templatefile from inside another template function`},
+		{`templatestring(tmpl, {})`, `cannot use filesystem access functions like file in templatestring templates; consider passing the function result as a template variable instead`},
+		{`abspath("a.txt")`, `"v":"` + filepath.ToSlash(filepath.Join(dir, "a.txt")) + `"`},
+		{`dirname("/a/b/c")`, `"v":"/a/b"`},
+		{`basename("a/b/")`, `"v":"b"`},
+		{`pathexpand("~u")`, callError("pathexpand", "cannot expand user-specific home dir")},
+		// Time.
+		{`timestamp()`, `"type":"string","v":"2024-05-06T05:08:09Z"`},
+		{`plantimestamp()`, `"type":"string","v":"2024-05-06T07:08:09+02:00"`},
+		// Hashes, crypto, uuids.
+		{`md5("hi")`, `"v":"49f68a5c8493ec2c0bf489821c21fc3b"`},
+		{`sha1("hi")`, `"v":"c22b5f9178342609428d6f51b2c5af4c0bde6a42"`},
+		{`sha256("hi")`, `"v":"8f434346648f6b96df89dda901c5176b10a6d83961dd3c1ac88b59b2dc327aa4"`},
+		{`base64sha256("hi")`, `"v":"j0NDRmSPa5bfid2pAcUXaxCm2Dlh3TwayItZstwyeqQ="`},
+		{`base64sha512("")`, `"v":"z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="`},
+		{`length(regexall("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", uuid()))`, `"v":"1"`},
+		{`uuidv5("dns", "example.com")`, `"v":"cfbff0d1-9375-5685-968c-48ce8b15ae17"`},
+		{`uuidv5("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "example.com")`, `"v":"cfbff0d1-9375-5685-968c-48ce8b15ae17"`},
+		{`uuidv5("zz", "x")`, callError("uuidv5", "uuidv5() doesn't support namespace zz (invalid UUID length: 2)")},
+		{`length(regexall("^\\$2a\\$04\\$.{53}$", bcrypt("x", 4)))`, `"v":"1"`},
+		{`length(regexall("^\\$2a\\$10\\$", bcrypt("x", 1)))`, `"v":"1"`},
+		{`bcrypt("x", 32)`, callError("bcrypt", "error occured generating password crypto/bcrypt: cost 32 is outside allowed range (4,31)")},
+		{`bcrypt("x", 4, 5)`, callError("bcrypt", "bcrypt() takes no more than two arguments")},
+		{`bcrypt(join("", [for i in range(73) : "a"]), 4)`, callError("bcrypt", "error occured generating password bcrypt: password length exceeds 72 bytes")},
+		{`rsadecrypt(ct, key)`, `"type":"string","v":"secret"`},
+		{`rsadecrypt("!", key)`, argError("ciphertext", `failed to decode input \"!\": cipher text must be base64-encoded`)},
+		{`rsadecrypt(ct, "x")`, argError("privatekey", "invalid private key: ssh: no key found")},
+		// Encodings.
+		{`base64encode("hi")`, `"v":"aGk="`},
+		{`base64decode("aGk=")`, `"v":"hi"`},
+		{`base64decode(sensitive("!"))`, callError("base64decode", "failed to decode base64 data (sensitive value)")},
+		{`base64decode("/w==")`, callError("base64decode", "the result of decoding the provided string is not valid UTF-8")},
+		{`base64gzip("hello")`, `"v":"H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA=="`},
+		{`textencodebase64("Hello", "UTF-16LE")`, `"v":"SABlAGwAbABvAA=="`},
+		{`textencodebase64("€", "ISO-8859-1")`, argError("string", "the given string contains characters that cannot be represented in ISO_8859-1:1987")},
+		{`textdecodebase64("SABlAGwAbABvAA==", "utf-16le")`, `"v":"Hello"`},
+		{`textdecodebase64("a", "UTF-8")`, argError("source", "the given value has an invalid base64 symbol at offset 0")},
+		{`textencodebase64("x", "nope")`, argError("encoding", `\"nope\" is not a supported IANA encoding name or alias in this Terraform version`)},
+		{`urlencode("a b/c?é")`, `"v":"a+b%2Fc%3F%C3%A9"`},
+		{`yamldecode("a: 1")`, `"type":["object",{"a":"number"}],"v":{"a":{"v":"1"}}`},
+		{`yamlencode(["x"])`, `"v":"- \"x\"\n"`},
+		// IP networks.
+		{`cidrhost("010.000.0.0/8", -1)`, `"v":"10.255.255.255"`},
+		{`cidrhost("fd00::/64", 300)`, `"v":"fd00::12c"`},
+		// go-cidr on an IPv4-mapped IPv6 prefix: its IPv4 arithmetic on
+		// the IPv6 host bits.
+		{`cidrhost("::ffff:1.2.3.0/120", 5)`, `"v":"0:5::ffff:102:300"`},
+		{`cidrhost("x", 1)`, callError("cidrhost", "invalid CIDR expression: invalid CIDR address: x")},
+		{`cidrhost("10.0.0.0/33", 1)`, callError("cidrhost", "invalid CIDR expression: invalid CIDR address: 10.0.0.0/33")},
+		{`cidrhost("1:2::3::4/64", 1)`, callError("cidrhost", "invalid CIDR expression: invalid CIDR address: 1:2::3::4/64")},
+		{`cidrnetmask("172.16.0.0/012")`, `"v":"255.240.0.0"`},
+		{`cidrnetmask("::/0")`, callError("cidrnetmask", "IPv6 addresses cannot have a netmask: ::/0")},
+		{`cidrsubnet("10.0.0.0/8", 8, 2)`, `"v":"10.2.0.0/16"`},
+		{`cidrsubnet("10.0.0.0/8", 30, 2)`, callError("cidrsubnet", "insufficient address space to extend prefix of 8 by 30")},
+		{`cidrsubnets("10.1.0.0/16", 4, 4, 8, 4)`, `"v":[{"v":"10.1.0.0/20"},{"v":"10.1.16.0/20"},{"v":"10.1.32.0/24"},{"v":"10.1.48.0/20"}]`},
+		{`cidrsubnets("10.1.0.0/16")`, `"type":["list","string"],"v":[]`},
+		{`cidrsubnets("10.1.0.0/16", 33)`, argError("newbits", "may not extend prefix by more than 32 bits")},
+		{`cidrsubnets("10.1.0.0/30", 1, 1, 1)`, argError("newbits", "not enough remaining address space for a subnet with a prefix of 31 bits after 10.1.0.2/31")},
+		{`cidrsubnets("10.1.0.0/30", 3)`, argError("newbits", "would extend prefix to 33 bits, which is too long for an IPv4 address")},
+	}
+	for _, tc := range tests {
+		got := evalAnswer(t, "eval", tc.input, vars)
+		if !strings.Contains(got, tc.want) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.input, got, tc.want)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -38,8 +39,7 @@ import (
 // it only in `terraform console`), plantimestamp only in the module table
 // (Terraform leaves it out of the console).
 
-// functionTables caches the two tables; resetFunctionTables (after the
-// host settings change) empties it.
+// functionTables caches the two tables.
 var (
 	functionTablesMu sync.Mutex
 	functionTables   = map[bool]map[string]function.Function{}
@@ -56,13 +56,6 @@ func functionsFor(console bool) map[string]function.Function {
 	t := buildFunctionTable(console)
 	functionTables[console] = t
 	return t
-}
-
-// resetFunctionTables drops the cached tables.
-func resetFunctionTables() {
-	functionTablesMu.Lock()
-	defer functionTablesMu.Unlock()
-	functionTables = map[bool]map[string]function.Function{}
 }
 
 // buildFunctionTable builds one scope's table. The comment of each entry
@@ -140,14 +133,57 @@ func buildFunctionTable(console bool) map[string]function.Function {
 		"zipmap":          stdlib.ZipmapFunc,          // cty
 
 		// Encoding.
-		"csvdecode":  stdlib.CSVDecodeFunc,  // cty
-		"jsondecode": stdlib.JSONDecodeFunc, // cty
-		"jsonencode": stdlib.JSONEncodeFunc, // cty
+		"base64decode":     tfBase64DecodeFunc,     // TF (tf_encoding.go)
+		"base64encode":     tfBase64EncodeFunc,     // TF
+		"base64gzip":       tfBase64GzipFunc,       // TF
+		"csvdecode":        stdlib.CSVDecodeFunc,   // cty
+		"jsondecode":       stdlib.JSONDecodeFunc,  // cty
+		"jsonencode":       stdlib.JSONEncodeFunc,  // cty
+		"textdecodebase64": tfTextDecodeBase64Func, // TF
+		"textencodebase64": tfTextEncodeBase64Func, // TF
+		"urlencode":        tfURLEncodeFunc,        // TF
+		"yamldecode":       ctyyaml.YAMLDecodeFunc, // go-cty-yaml (Debian's 1.0.2; Terraform pins 1.1.0)
+		"yamlencode":       ctyyaml.YAMLEncodeFunc, // go-cty-yaml (idem)
+
+		// Hashes and crypto (tf_crypto.go).
+		"base64sha256": tfBase64Sha256Func, // TF
+		"base64sha512": tfBase64Sha512Func, // TF
+		"bcrypt":       tfBcryptFunc,       // TF, random salt
+		"md5":          tfMd5Func,          // TF
+		"rsadecrypt":   tfRsaDecryptFunc,   // TF
+		"sha1":         tfSha1Func,         // TF
+		"sha256":       tfSha256Func,       // TF
+		"sha512":       tfSha512Func,       // TF
+		"uuid":         tfUUIDFunc,         // TF, random
+		"uuidv5":       tfUUIDv5Func,       // TF
+
+		// IP networks (tf_cidr.go).
+		"cidrhost":    tfCidrHostFunc,    // TF
+		"cidrnetmask": tfCidrNetmaskFunc, // TF
+		"cidrsubnet":  tfCidrSubnetFunc,  // TF
+		"cidrsubnets": tfCidrSubnetsFunc, // TF
+
+		// Files and paths (tf_files.go).
+		"abspath":          tfAbsPathFunc,          // TF
+		"basename":         tfBasenameFunc,         // TF
+		"dirname":          tfDirnameFunc,          // TF
+		"file":             tfFileFunc,             // TF
+		"filebase64":       tfFileBase64Func,       // TF
+		"filebase64sha256": tfFileBase64Sha256Func, // TF
+		"filebase64sha512": tfFileBase64Sha512Func, // TF
+		"fileexists":       tfFileExistsFunc,       // TF
+		"filemd5":          tfFileMd5Func,          // TF
+		"fileset":          tfFileSetFunc,          // TF
+		"filesha1":         tfFileSha1Func,         // TF
+		"filesha256":       tfFileSha256Func,       // TF
+		"filesha512":       tfFileSha512Func,       // TF
+		"pathexpand":       tfPathExpandFunc,       // TF
 
 		// Date and time.
 		"formatdate": stdlib.FormatDateFunc, // cty
 		"timeadd":    stdlib.TimeAddFunc,    // cty
 		"timecmp":    tfTimeCmpFunc,         // TF (tf_datetime.go)
+		"timestamp":  tfTimestampFunc,       // TF, the clock (tf_datetime.go)
 
 		// Types, conversions and marks.
 		"convert":         tfConvertFunc,                             // TF: type-constraint argument (tf_conversion.go)
@@ -168,18 +204,20 @@ func buildFunctionTable(console bool) map[string]function.Function {
 		"try": tryfunc.TryFunc, // HCL
 	}
 
-	// Templates: templatestring renders with this very table (less what a
-	// template may not call), so it gets it through a callback.
-	table["templatestring"] = makeTemplateStringFunc(func() map[string]function.Function { return table }) // TF (tf_template.go)
+	// Templates: templatefile and templatestring render with this very
+	// table (less what a template may not call), so they get it through a
+	// callback.
+	self := func() map[string]function.Function { return table }
+	table["templatefile"] = makeTemplateFileFunc(self)     // TF (tf_files.go)
+	table["templatestring"] = makeTemplateStringFunc(self) // TF (tf_template.go)
 
 	if console {
 		table["type"] = tfTypeFunc // TF, console only (tf_conversion.go)
+	} else {
+		table["plantimestamp"] = tfPlanTimestampFunc // TF, not in the console (tf_datetime.go)
 	}
 	return table
 }
-
-// consoleOnlyFunctions are the functions only the console table has.
-var consoleOnlyFunctions = []string{"type"}
 
 // terraformSemanticsFunctions lists the functions whose fn:<name>
 // capability the adapter declares: every function of either table, since

@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"time"
 )
 
 const (
@@ -23,7 +24,7 @@ const (
 	profileID       = "P14"
 )
 
-const usageText = `usage: go-hcl-adapter [--help | --version]
+const usageText = `usage: go-hcl-adapter [--base-dir DIR] [--now TIME] | --help | --version
 
 The reference adapter of the tfexpr conformance suite: upstream HCL 2.14.1
 and cty 1.12.1 (profile P14) behind the suite's JSON-lines protocol.
@@ -37,15 +38,25 @@ request on stdout (see conformance/README.md):
   {"cmd":"stop"}                                -> exit 0 (so does end of input)
 
 Options:
-  --help      print this text and exit
-  --version   print the implementation name and version and exit
+  --base-dir DIR  work in DIR: the file functions resolve relative paths
+                  against it (as Terraform does against the root module's
+                  directory) and abspath against it (default: the current
+                  directory)
+  --now TIME      an RFC 3339 time: what timestamp() returns (in UTC) and
+                  plantimestamp() returns (as given); without it,
+                  timestamp() reads the clock and plantimestamp() is unknown
+  --help          print this text and exit
+  --version       print the implementation name and version and exit
 
 Typically run by the conformance runner:
   bin/tfexpr-conformance --adapter bin/go-hcl-adapter --profile P14
 `
 
 func main() {
-	for _, arg := range os.Args[1:] {
+	args := os.Args[1:]
+	for len(args) > 0 {
+		arg := args[0]
+		args = args[1:]
 		switch arg {
 		case "--help", "-help", "-h":
 			fmt.Print(usageText)
@@ -53,12 +64,42 @@ func main() {
 		case "--version", "-version":
 			fmt.Printf("%s %s (protocol %d, profile %s)\n", implName, implVersion, protocolVersion, profileID)
 			os.Exit(0)
+		case "--base-dir", "--now":
+			if len(args) == 0 {
+				usageError("%s needs a value", arg)
+			}
+			value := args[0]
+			args = args[1:]
+			if err := applyOption(arg, value); err != nil {
+				usageError("%s: %v", arg, err)
+			}
 		default:
-			fmt.Fprintf(os.Stderr, "go-hcl-adapter: unknown argument %q\n\n%s", arg, usageText)
-			os.Exit(2)
+			usageError("unknown argument %q", arg)
 		}
 	}
 	os.Exit(serve(os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageError reports a bad command line and exits with status 2.
+func usageError(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "go-hcl-adapter: %s\n\n%s", fmt.Sprintf(format, args...), usageText)
+	os.Exit(2)
+}
+
+// applyOption applies --base-dir (the working directory becomes DIR) or
+// --now (fixedNow, tf_datetime.go).
+func applyOption(name, value string) error {
+	switch name {
+	case "--base-dir":
+		return os.Chdir(value)
+	case "--now":
+		t, err := time.Parse(time.RFC3339, value)
+		if err != nil {
+			return err
+		}
+		fixedNow = t
+	}
+	return nil
 }
 
 // serve runs the request loop until "stop" or end of input and returns the

@@ -100,3 +100,38 @@ func parseRFC3339(s string) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%s: cannot use %q as %s", prefix, pe.ValueElem, part)
 }
+
+// fixedNow is the adapter's clock when --now fixes it (main.go); the zero
+// time means the real clock (for timestamp) and no plan time (for
+// plantimestamp).
+var fixedNow time.Time
+
+// tfTimestampFunc is Terraform's timestamp(): the current time in UTC as
+// RFC 3339 with whole seconds ("2006-01-02T15:04:05Z"). Terraform returns
+// an unknown string while planning (it is impure) and the time otherwise;
+// the adapter answers as in apply or console: the --now time when given,
+// else the real clock, which cases can check only by shape.
+var tfTimestampFunc = function.New(&function.Spec{
+	Type: function.StaticReturnType(cty.String),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		now := fixedNow
+		if now.IsZero() {
+			now = time.Now()
+		}
+		return cty.StringVal(now.UTC().Format(time.RFC3339)), nil
+	},
+})
+
+// tfPlanTimestampFunc is Terraform's plantimestamp(): the time the plan was
+// made, as RFC 3339 in that time's own offset, and an unknown string when
+// there is none (as in `terraform validate`). The adapter's plan time is
+// the --now time; without it there is none.
+var tfPlanTimestampFunc = function.New(&function.Spec{
+	Type: function.StaticReturnType(cty.String),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		if fixedNow.IsZero() {
+			return cty.UnknownVal(cty.String), nil
+		}
+		return cty.StringVal(fixedNow.Format(time.RFC3339)), nil
+	},
+})
