@@ -35,3 +35,9 @@ regex-tables: $(BUILD)/gen-regex-tables
 
 regex-tables-check: $(BUILD)/gen-regex-tables
 	$(BUILD)/gen-regex-tables --check impl/regex_tables.h
+
+# The regex cases, with the other generated case files (`make gen-cases`).
+.PHONY: gen-regex-cases
+gen-cases: gen-regex-cases
+gen-regex-cases: $(BIN)/go-hcl-adapter
+	$(PYTHON) tools/gen-regex-cases --record
