@@ -40,9 +40,10 @@ import (
 //
 // Library versions: github.com/bmatcuk/doublestar is Debian's 2.0.4 (the
 // v2 module, in GOPATH under the v1 import path) where Terraform pins
-// 1.1.5: the same glob syntax (*, **, ?, [...], {a,b}, \ escapes), but the
-// two versions' corner cases (symbolic links, unreadable directories,
-// error texts) are not known to agree.
+// 1.1.5: the same glob syntax (*, **, ?, [...], {a,b}, \ escapes), but not
+// the same corner cases: a pattern ending in a lone backslash is
+// ErrBadPattern in 1.1.5 and matches nothing in 2.0.4; others (symbolic
+// links, unreadable directories) are not known to agree.
 
 // baseDir is the directory relative paths are resolved against.
 const baseDir = "."
