@@ -29,6 +29,7 @@ struct tfx_context {
     size_t cap;
     bool allow_variables;
     bool allow_functions;
+    bool allow_type;                /* [fn.type] the console-only type() */
 };
 
 struct tfx_result {
@@ -39,6 +40,7 @@ struct tfx_result {
     tfx_diagnostic *diags;          /* malloc'd */
     size_t ndiags;
     int has_errors;
+    bool is_type;                   /* value is a type() result [fn.type.console] */
 };
 
 /* A string the caller frees with tfx_free (malloc'd). */
@@ -107,6 +109,11 @@ TFX_API void tfx_context_allow_variables(tfx_context *c, int allow)
 TFX_API void tfx_context_allow_functions(tfx_context *c, int allow)
 {
     c->allow_functions = allow != 0;
+}
+
+TFX_API void tfx_context_allow_type_function(tfx_context *c, int allow)
+{
+    c->allow_type = allow != 0;
 }
 
 /* Defines name (already in the context's arena) as v, keeping the names
@@ -300,6 +307,72 @@ static const tfx_function *builtin(const char *name, size_t nbytes)
     return tfx_func_builtin(name, nbytes);
 }
 
+/* The same with the console-only type() [fn.type]. */
+static const tfx_function *builtin_or_type(const char *name, size_t nbytes)
+{
+    if (nbytes == 4 && memcmp(name, "type", 4) == 0)
+        return &tfx_fn_type;
+    return tfx_func_builtin(name, nbytes);
+}
+
+static const char *builtin_or_type_name(size_t i)
+{
+    const char *name = tfx_func_builtin_name(i);
+    size_t n;
+
+    if (name != NULL)
+        return name;
+    for (n = 0; tfx_func_builtin_name(n) != NULL; n++)
+        ;
+    return i == n ? "type" : NULL;
+}
+
+typedef struct {
+    tfx_result *r;
+    bool misused;
+} console_job;
+
+/* [fn.type.console] Terraform console's look at a result that holds the
+ * mark of type() anywhere: the result is a type when, without its marks,
+ * it is a type() result; otherwise the type function was used as part of
+ * an expression. */
+static void run_console(tfx_ctx *mem, void *arg)
+{
+    console_job *job = arg;
+    const tfx_marks *marks = tfx_value_marks_deep(mem, job->r->value);
+    const tfx_value *plain;
+
+    if (!tfx_marks_has(marks, TFX_TYPE_MARK))
+        return;
+    plain = tfx_value_unmark_deep(mem, job->r->value, NULL);
+    if (tfx_func_is_type_value(plain)) {
+        job->r->value = plain;
+        job->r->is_type = true;
+        return;
+    }
+    job->misused = true;
+}
+
+static void console_result(tfx_result *r)
+{
+    console_job job;
+
+    if (r->value == NULL || tfx_diags_has_errors(&r->internal))
+        return;
+    job.r = r;
+    job.misused = false;
+    if (!tfx_ctx_try(&r->mem, run_console, &job)) {
+        tfx_diags_add(&r->internal, TFX_PHASE_EVAL, TFX_CAT_RESOURCE_LIMIT, "Memory limit exceeded",
+                      &r->whole, NULL, "%s", "no memory to look at the result");
+        return;
+    }
+    if (job.misused)
+        tfx_diags_add(&r->internal, TFX_PHASE_EVAL, TFX_CAT_FUNCTION_ERROR,
+                      "Invalid use of type function", NULL, NULL, "%s",
+                      "The console-only \"type\" function cannot be used as part of an "
+                      "expression.");
+}
+
 TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
                                  const tfx_eval_limits *limits)
 {
@@ -330,13 +403,15 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
         env.var_values = (const tfx_value *const *)c->values;
         env.nvars = c->nvars;
         env.has_functions = c->allow_functions;
-        env.function = builtin;
-        env.function_name = tfx_func_builtin_name;
+        env.function = c->allow_type ? builtin_or_type : builtin;
+        env.function_name = c->allow_type ? builtin_or_type_name : tfx_func_builtin_name;
     }
     env.filename = src->filename;
     tfx_diags_init(&r->internal, r->mem.arena);
     r->whole = src->root->range;
     r->value = tfx_eval(&r->mem, src->root, &env, &r->internal);
+    if (c != NULL && c->allow_type)
+        console_result(r);
     publish(r, &r->internal);
     return r;
 }
@@ -430,6 +505,16 @@ TFX_API char *tfx_result_json(const tfx_result *r)
 
 TFX_API char *tfx_result_render(const tfx_result *r)
 {
+    if (r->is_type && r->value != NULL) {
+        /* [fn.type.console] a type, printed as it is */
+        char *p = malloc(r->value->as.string.nbytes + 1);
+
+        if (p != NULL) {
+            memcpy(p, r->value->as.string.s, r->value->as.string.nbytes);
+            p[r->value->as.string.nbytes] = '\0';
+        }
+        return p;
+    }
     if (r->value == NULL || !numbers_fit(r->value, r->mem.limits.max_string_bytes))
         return NULL;
     return tfx_render_console(r->value);
@@ -507,6 +592,8 @@ TFX_API char *tfx_result_type(const tfx_result *r)
     tfx_ctx scratch;
     type_job job;
 
+    if (r->is_type && r->value != NULL)
+        return dup_cstr("type"); /* [fn.type.console] the capsule type's name */
     if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
         return NULL;
     job.type = r->value->type;
@@ -529,6 +616,8 @@ TFX_API char *tfx_result_type_json(const tfx_result *r)
     tfx_ctx scratch;
     type_job job;
 
+    if (r->is_type && r->value != NULL)
+        return dup_cstr("type"); /* [fn.type.console] the capsule type's name */
     if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
         return NULL;
     job.type = r->value->type;

@@ -72,6 +72,12 @@ const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *
                                 const char **error)
 {
     *error = NULL;
+    if (tfx_func_is_type_value(v) && want->kind != TFX_TYPE_DYNAMIC && want != v->type) {
+        /* [fn.type.value] a type() result converts to nothing else, as
+         * the capsule upstream's is */
+        *error = tfx_ctx_printf(ev->ctx, "%s required", tfx_type_friendly_constraint(ev->ctx, want));
+        return NULL;
+    }
     return tfx_convert(ev->ctx, v, want, TFX_CONVERT_UNSAFE, error);
 }
 
@@ -938,6 +944,8 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
         rt = tfx_unify_plan(ctx, types, 2, TFX_CONVERT_UNSAFE, &unification);
         u = &unification;
         conv_a = conv_b = true;
+        if (tfx_func_is_type_value(a) != tfx_func_is_type_value(b))
+            rt = NULL; /* [fn.type.value] a type() result unifies with no other type */
         if (rt == NULL) {
             tfx_range subject = tfx_range_between(yes->range, no->range);
 
@@ -1139,93 +1147,91 @@ static bool is_for_local(const ref_scope *s, const char *name, size_t n)
     return false;
 }
 
-/* [fn.try.unknowns] [refs.walk] Whether one of the traversals that HCL's
- * Variables() lists for n (the walk of refs.c: for-expression symbols are
- * not references, nor is an object key that reads as a bare name) has a
- * value in env that is not wholly known; a traversal that fails is passed
- * over. */
-static bool refs_unknown(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
-                         const ref_scope *locals)
+/* [refs.walk] The walk of each_reference: visit(data, traversal) for
+ * every traversal that HCL's Variables() lists for n, in its order (the
+ * walk of refs.c: for-expression symbols are not references, nor is an
+ * object key that reads as a bare name), until a visit returns true. */
+typedef struct {
+    tfx_ev *ev;
+    bool (*visit)(void *data, const tfx_node *traversal);
+    void *data;
+} ref_walk;
+
+static bool walk_refs(const ref_walk *w, const tfx_node *n, const ref_scope *locals)
 {
     size_t i;
 
     if (n == NULL)
         return false;
-    tfx_ctx_step(ev->ctx);
+    tfx_ctx_step(w->ev->ctx);
     switch (n->kind) {
-    case TFX_NODE_SCOPE_TRAVERSAL: {
-        tfx_diags aside;
-        const tfx_value *v;
-
-        if (is_for_local(locals, n->as.traversal.root, n->as.traversal.nroot))
-            return false;
-        v = node_aside(ev, n, env, &aside);
-        return !tfx_diags_has_errors(&aside) && !tfx_value_is_wholly_known(v);
-    }
+    case TFX_NODE_SCOPE_TRAVERSAL:
+        return !is_for_local(locals, n->as.traversal.root, n->as.traversal.nroot)
+               && w->visit(w->data, n);
     case TFX_NODE_TEMPLATE:
         for (i = 0; i < n->as.template.nparts; i++)
-            if (refs_unknown(ev, n->as.template.parts[i], env, locals))
+            if (walk_refs(w, n->as.template.parts[i], locals))
                 return true;
         return false;
     case TFX_NODE_TEMPLATE_WRAP:
-        return refs_unknown(ev, n->as.wrap.wrapped, env, locals);
+        return walk_refs(w, n->as.wrap.wrapped, locals);
     case TFX_NODE_TEMPLATE_JOIN:
-        return refs_unknown(ev, n->as.join.tuple, env, locals);
+        return walk_refs(w, n->as.join.tuple, locals);
     case TFX_NODE_RELATIVE_TRAVERSAL:
-        return refs_unknown(ev, n->as.traversal.source, env, locals);
+        return walk_refs(w, n->as.traversal.source, locals);
     case TFX_NODE_FUNCTION_CALL:
         for (i = 0; i < n->as.call.nargs; i++)
-            if (refs_unknown(ev, n->as.call.args[i], env, locals))
+            if (walk_refs(w, n->as.call.args[i], locals))
                 return true;
         return false;
     case TFX_NODE_CONDITIONAL:
-        return refs_unknown(ev, n->as.conditional.cond, env, locals)
-               || refs_unknown(ev, n->as.conditional.true_result, env, locals)
-               || refs_unknown(ev, n->as.conditional.false_result, env, locals);
+        return walk_refs(w, n->as.conditional.cond, locals)
+               || walk_refs(w, n->as.conditional.true_result, locals)
+               || walk_refs(w, n->as.conditional.false_result, locals);
     case TFX_NODE_BINARY_OP:
-        return refs_unknown(ev, n->as.op.lhs, env, locals)
-               || refs_unknown(ev, n->as.op.rhs, env, locals);
+        return walk_refs(w, n->as.op.lhs, locals)
+               || walk_refs(w, n->as.op.rhs, locals);
     case TFX_NODE_UNARY_OP:
-        return refs_unknown(ev, n->as.op.lhs, env, locals);
+        return walk_refs(w, n->as.op.lhs, locals);
     case TFX_NODE_TUPLE_CONS:
         for (i = 0; i < n->as.tuple.nitems; i++)
-            if (refs_unknown(ev, n->as.tuple.items[i], env, locals))
+            if (walk_refs(w, n->as.tuple.items[i], locals))
                 return true;
         return false;
     case TFX_NODE_OBJECT_CONS:
         for (i = 0; i < n->as.object.nitems; i++)
-            if (refs_unknown(ev, n->as.object.items[i].key, env, locals)
-                || refs_unknown(ev, n->as.object.items[i].value, env, locals))
+            if (walk_refs(w, n->as.object.items[i].key, locals)
+                || walk_refs(w, n->as.object.items[i].value, locals))
                 return true;
         return false;
     case TFX_NODE_OBJECT_CONS_KEY: {
-        const tfx_node *w = n->as.key.wrapped;
-        bool keyword = (w->kind == TFX_NODE_SCOPE_TRAVERSAL && w->as.traversal.nsteps == 0)
-                       || (w->kind == TFX_NODE_LITERAL
-                           && (w->as.literal.kind == TFX_LIT_BOOL
-                               || w->as.literal.kind == TFX_LIT_NULL));
+        const tfx_node *k = n->as.key.wrapped;
+        bool keyword = (k->kind == TFX_NODE_SCOPE_TRAVERSAL && k->as.traversal.nsteps == 0)
+                       || (k->kind == TFX_NODE_LITERAL
+                           && (k->as.literal.kind == TFX_LIT_BOOL
+                               || k->as.literal.kind == TFX_LIT_NULL));
 
-        return !keyword && refs_unknown(ev, w, env, locals);
+        return !keyword && walk_refs(w, k, locals);
     }
     case TFX_NODE_FOR: {
         ref_scope inner;
 
-        if (refs_unknown(ev, n->as.for_expr.coll, env, locals))
+        if (walk_refs(w, n->as.for_expr.coll, locals))
             return true;
         inner.outer = locals;
         inner.for_node = n;
-        return refs_unknown(ev, n->as.for_expr.key, env, &inner)
-               || refs_unknown(ev, n->as.for_expr.value, env, &inner)
-               || refs_unknown(ev, n->as.for_expr.cond, env, &inner);
+        return walk_refs(w, n->as.for_expr.key, &inner)
+               || walk_refs(w, n->as.for_expr.value, &inner)
+               || walk_refs(w, n->as.for_expr.cond, &inner);
     }
     case TFX_NODE_INDEX:
-        return refs_unknown(ev, n->as.index.collection, env, locals)
-               || refs_unknown(ev, n->as.index.key, env, locals);
+        return walk_refs(w, n->as.index.collection, locals)
+               || walk_refs(w, n->as.index.key, locals);
     case TFX_NODE_SPLAT:
-        return refs_unknown(ev, n->as.splat.source, env, locals)
-               || refs_unknown(ev, n->as.splat.each, env, locals);
+        return walk_refs(w, n->as.splat.source, locals)
+               || walk_refs(w, n->as.splat.each, locals);
     case TFX_NODE_PARENTHESES:
-        return refs_unknown(ev, n->as.parens.expr, env, locals);
+        return walk_refs(w, n->as.parens.expr, locals);
     case TFX_NODE_LITERAL:
     case TFX_NODE_ANON_SYMBOL:
     case TFX_NODE_COUNT:
@@ -1234,9 +1240,40 @@ static bool refs_unknown(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
     return false;
 }
 
+bool tfx_ev_each_reference(tfx_ev *ev, const tfx_node *n,
+                           bool (*visit)(void *data, const tfx_node *traversal), void *data)
+{
+    ref_walk w;
+
+    w.ev = ev;
+    w.visit = visit;
+    w.data = data;
+    return walk_refs(&w, n, NULL);
+}
+
+typedef struct {
+    tfx_ev *ev;
+    const tfx_env *env;
+} unknown_check;
+
+/* [fn.try.unknowns] Whether a traversal's value in the closure's scope is
+ * not wholly known; a traversal that fails is passed over. */
+static bool is_unknown_ref(void *data, const tfx_node *traversal)
+{
+    const unknown_check *u = data;
+    tfx_diags aside;
+    const tfx_value *v = node_aside(u->ev, traversal, u->env, &aside);
+
+    return !tfx_diags_has_errors(&aside) && !tfx_value_is_wholly_known(v);
+}
+
 bool tfx_ev_closure_depends_on_unknowns(const tfx_ev_closure *c)
 {
-    return c->expr != NULL && refs_unknown(c->ev, c->expr, c->env, NULL);
+    unknown_check u;
+
+    u.ev = c->ev;
+    u.env = c->env;
+    return c->expr != NULL && tfx_ev_each_reference(c->ev, c->expr, is_unknown_ref, &u);
 }
 
 const char *tfx_ev_range_text(const tfx_ev *ev, const tfx_range *r)

@@ -85,6 +85,12 @@ const tfx_value *tfx_ev_closure_value(const tfx_ev_closure *c, tfx_diags *diags)
  * wholly known (tryfunc's dependsOnUnknowns). */
 bool tfx_ev_closure_depends_on_unknowns(const tfx_ev_closure *c);
 
+/* [refs.walk] Calls visit(data, t) for each traversal t (a
+ * SCOPE_TRAVERSAL node) that HCL's Variables() lists for n, in its order,
+ * until a call returns true; returns whether one did. */
+bool tfx_ev_each_reference(tfx_ev *ev, const tfx_node *n,
+                           bool (*visit)(void *data, const tfx_node *traversal), void *data);
+
 /* HCL's Range.String of r in the evaluation's file, "case.hcl:1,5-8". */
 const char *tfx_ev_range_text(const tfx_ev *ev, const tfx_range *r);
 

@@ -105,6 +105,16 @@ const tfx_function *tfx_func_builtin(const char *name, size_t nbytes);
  * number of built-in functions or more.  The order is not alphabetical. */
 const char *tfx_func_builtin_name(size_t i);
 
+/* [fn.type] Terraform's console-only type(value), in no table: a
+ * context offers it when asked (tfx_context_allow_type_function). */
+extern const tfx_function tfx_fn_type;
+
+/* [fn.type.value] The mark type() puts on its result, and whether an
+ * (unmarked) value is a type() result; its string is the type as the
+ * console prints it [fn.type.text]. */
+#define TFX_TYPE_MARK "TypeType"
+bool tfx_func_is_type_value(const tfx_value *v);
+
 /* The operator functions [op.*]. */
 typedef enum {
     TFX_FOP_ADD, TFX_FOP_SUBTRACT, TFX_FOP_MULTIPLY, TFX_FOP_DIVIDE, TFX_FOP_MODULO,

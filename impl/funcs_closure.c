@@ -16,6 +16,8 @@
 
 #include "common.h"
 #include "convert.h"
+#include "lex.h"
+#include "parse.h"
 #include "eval_internal.h"
 #include "funcs_internal.h"
 #include "render.h"
@@ -784,12 +786,439 @@ static const tfx_function convert_function = {
 };
 
 /* ---------------------------------------------------------------------
+ * templatestring [fn.templatestring.*]
+ * ------------------------------------------------------------------ */
+
+/* The file name of a templatestring template in ranges written into
+ * messages. */
+static const char TEMPLATE_FILE[] = "<templatestring argument>";
+
+/* HCL's Diagnostics.Error(): the first diagnostic as "RANGE: SUMMARY;
+ * DETAIL", and ", and N other diagnostic(s)" after it when there are
+ * more.  Ranges in `file`. */
+static const char *diags_error(tfx_ev *ev, const tfx_diags *d, const char *file)
+{
+    const char *saved = ev->filename;
+    const tfx_diag *first = &d->items[0];
+    const char *where;
+    const char *text;
+
+    ev->filename = file;
+    where = first->has_subject ? tfx_ev_range_text(ev, &first->subject) : "<nil>";
+    ev->filename = saved;
+    text = tfx_ctx_printf(ev->ctx, "%s: %s; %s", where, first->summary, first->detail);
+    if (d->n > 1)
+        text = tfx_ctx_printf(ev->ctx, "%s, and %zu other diagnostic(s)", text, d->n - 1);
+    return text;
+}
+
+/* [fn.templatestring.reference] Terraform's isValidTemplateStringExpr: a
+ * variable reference, or an attribute, index or splat of one. */
+static bool is_reference(const tfx_node *n)
+{
+    switch (n->kind) {
+    case TFX_NODE_SCOPE_TRAVERSAL:
+        return true;
+    case TFX_NODE_RELATIVE_TRAVERSAL:
+        return is_reference(n->as.traversal.source);
+    case TFX_NODE_INDEX:
+        return is_reference(n->as.index.collection);
+    case TFX_NODE_SPLAT:
+        return is_reference(n->as.splat.source);
+    default:
+        return false;
+    }
+}
+
+/* [fn.templatestring.reference] The argument error for a template
+ * expression that is not a reference, or NULL. */
+static const char *template_expr_error(const tfx_node *n)
+{
+    if (n->kind == TFX_NODE_TEMPLATE_WRAP)
+        return "invalid template expression: templatestring is only for rendering templates "
+               "retrieved dynamically from elsewhere; to treat the inner expression as template "
+               "syntax, write the reference expression directly without any template "
+               "interpolation syntax";
+    if (n->kind == TFX_NODE_TEMPLATE) {
+        /* upstream's `""` is one empty literal part */
+        bool literal = n->as.template.nparts == 0
+                       || (n->as.template.nparts == 1
+                           && n->as.template.parts[0]->kind == TFX_NODE_LITERAL);
+
+        if (literal)
+            return "invalid template expression: templatestring is only for rendering "
+                   "templates retrieved dynamically from elsewhere, and so does not support "
+                   "providing a literal template; consider using a template string expression "
+                   "instead";
+        return "invalid template expression: templatestring is only for rendering templates "
+               "retrieved dynamically from elsewhere; to render an inline template, consider "
+               "using a plain template string expression";
+    }
+    if (!is_reference(n))
+        return "invalid template expression: must be a direct reference to a single string "
+               "from elsewhere, containing valid Terraform template syntax";
+    return NULL;
+}
+
+/* hclsyntax.ValidIdentifier: the name lexes as one identifier and
+ * nothing else. */
+static bool valid_identifier(tfx_ctx *ctx, tfx_str name)
+{
+    tfx_tokens toks;
+
+    if (!tfx_lex(ctx->arena, (const unsigned char *)name.s, name.nbytes, TFX_LEX_EXPRESSION,
+                 &toks))
+        tfx_fn_nomem(ctx);
+    return toks.n == 2 && toks.items[0].kind == TFX_TOK_IDENT;
+}
+
+typedef struct {
+    const tfx_value *vars;
+    const tfx_node *missing;    /* the first reference to a name not in vars */
+} vars_check;
+
+static bool not_in_vars(void *data, const tfx_node *traversal)
+{
+    vars_check *c = data;
+
+    if (tfx_value_lookup(c->vars, traversal->as.traversal.root, traversal->as.traversal.nroot)
+        != NULL)
+        return false;
+    c->missing = traversal;
+    return true;
+}
+
+static const tfx_type *refuse_type(tfx_ctx *ctx, const tfx_function *fn,
+                                   const tfx_value *const *args, size_t nargs,
+                                   tfx_func_error *err)
+{
+    TFX_UNUSED(args);
+    TFX_UNUSED(nargs);
+    return tfx_fn_error(err, tfx_ctx_printf(ctx, "cannot recursively call %s from inside "
+                                                 "another template function", fn->name));
+}
+
+static const tfx_value *refuse_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                    const tfx_value *const *args, size_t nargs,
+                                    tfx_func_error *err)
+{
+    TFX_UNUSED(ret);
+    return (const tfx_value *)refuse_type(ctx, fn, args, nargs, err);
+}
+
+static const tfx_param templatestring_params[] = {
+    {.name = "template", .type = &tfx_type_dynamic, .kind = TFX_PARAM_EXPRESSION},
+    {.name = "vars", .type = &tfx_type_dynamic},
+};
+
+/* [fn.templatestring.recursion] templatestring inside a template: the
+ * same parameters, and a type function that always fails. */
+static const tfx_function templatestring_refused = {
+    .name = "templatestring",
+    .params = templatestring_params,
+    .nparams = 2,
+    .type = refuse_type,
+    .impl = refuse_impl,
+};
+
+/* The function table of a template's own scope: the template functions
+ * refused, every other name looked up in the enclosing scope. */
+static const tfx_function *template_functions(const char *name, size_t nbytes)
+{
+    return word_is(name, nbytes, "templatestring") ? &templatestring_refused : NULL;
+}
+
+/* [fn.templatestring.vars] [fn.templatestring.render] Terraform's
+ * template rendering: vars must be a map or an object whose names are
+ * identifiers and that has every variable the template refers to; the
+ * template is evaluated with those variables alone and the functions of
+ * the calling scope (less templatestring itself); its errors are the
+ * call's, as HCL's Diagnostics.Error() words them; a null result is an
+ * error.  NULL with *err set on failure. */
+static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
+                               const tfx_value *vars, tfx_func_error *err)
+{
+    tfx_ev *ev = c->ev;
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_env *caller = c->env;
+    const char *saved_file = ev->filename;
+    vars_check check;
+    tfx_env outer;
+    tfx_env scope;
+    tfx_diags mine;
+    const tfx_value *v;
+    size_t i;
+
+    if (vars->type->kind != TFX_TYPE_MAP && vars->type->kind != TFX_TYPE_OBJECT)
+        return tfx_fn_arg_error(err, 1, "invalid vars value: must be a map");
+    for (i = 0; i < vars->as.attrs.n; i++)
+        if (!valid_identifier(ctx, vars->as.attrs.keys[i]))
+            return tfx_fn_arg_error(
+                err, 1,
+                tfx_ctx_printf(ctx, "invalid template variable name %s: must start with a letter, "
+                                    "followed by zero or more letters, digits, and underscores",
+                               tfx_ev_quote(ev, vars->as.attrs.keys[i].s,
+                                            vars->as.attrs.keys[i].nbytes)));
+    check.vars = vars;
+    check.missing = NULL;
+    if (tfx_ev_each_reference(ev, tmpl, not_in_vars, &check)) {
+        const tfx_node *t = check.missing;
+
+        ev->filename = TEMPLATE_FILE;
+        v = tfx_fn_arg_error(
+            err, 1,
+            tfx_ctx_printf(ctx, "vars map does not contain key %s, referenced at %s",
+                           tfx_ev_quote(ev, t->as.traversal.root, t->as.traversal.nroot),
+                           tfx_ev_range_text(ev, &t->as.traversal.root_range)));
+        ev->filename = saved_file;
+        return v;
+    }
+
+    while (caller != NULL && !caller->has_functions)
+        caller = caller->parent;
+    memset(&outer, 0, sizeof(outer));
+    if (caller != NULL) {
+        outer.has_functions = true;
+        outer.function = caller->function;
+        outer.function_name = caller->function_name;
+    }
+    memset(&scope, 0, sizeof(scope));
+    scope.parent = &outer;
+    scope.has_variables = true;
+    scope.var_names = vars->as.attrs.keys;
+    scope.var_values = vars->as.attrs.vals;
+    scope.nvars = vars->as.attrs.n;
+    scope.has_functions = true;
+    scope.function = template_functions;
+    scope.function_name = outer.function_name;
+
+    tfx_diags_init(&mine, ctx->arena);
+    {
+        tfx_diags *saved = ev->diags;
+
+        ev->diags = &mine;
+        ev->filename = TEMPLATE_FILE;
+        v = tfx_ev_node(ev, tmpl, &scope);
+        ev->filename = saved_file;
+        ev->diags = saved;
+    }
+    if (tfx_diags_has_errors(&mine))
+        return tfx_fn_error(err, diags_error(ev, &mine, TEMPLATE_FILE));
+    if (tfx_value_is_null(v)) {
+        ev->filename = TEMPLATE_FILE;
+        v = tfx_fn_error(
+            err, tfx_ctx_printf(ctx, "%s: Template result is null; The result of the template "
+                                     "is null, which is not a valid result for a "
+                                     "templatestring call.",
+                                tfx_ev_range_text(ev, &tmpl->range)));
+        ev->filename = saved_file;
+        return v;
+    }
+    return v;
+}
+
+/* [fn.templatestring] [fn.templatestring.reference]
+ * [fn.templatestring.value] [fn.templatestring.parse]
+ * Terraform's templatestring(template, vars):
+ * the template argument must be a reference to a string kept elsewhere;
+ * its value (evaluated in the call's scope) must be a known, non-null
+ * string, parsed as a bare template and rendered with vars; the result
+ * converted to a string, with the template value's marks. */
+static const tfx_value *templatestring_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                            const tfx_type *ret, const tfx_value *const *args,
+                                            size_t nargs, tfx_func_error *err)
+{
+    const tfx_ev_closure *c = tfx_ev_closure_of(args[0]);
+    const tfx_marks *marks = NULL;
+    const char *why;
+    const tfx_node *tmpl;
+    tfx_diags mine;
+    const tfx_value *v;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (c->expr == NULL || template_expr_error(c->expr) != NULL)
+        return tfx_fn_arg_error(err, 0,
+                                c->expr != NULL
+                                    ? template_expr_error(c->expr)
+                                    : "invalid template expression: must be a direct reference "
+                                      "to a single string from elsewhere, containing valid "
+                                      "Terraform template syntax");
+    tfx_diags_init(&mine, ctx->arena);
+    v = tfx_ev_closure_value(c, &mine);
+    if (tfx_diags_has_errors(&mine))
+        return tfx_fn_arg_error(err, 0,
+                                tfx_ctx_printf(ctx, "invalid template expression: %s",
+                                               diags_error(c->ev, &mine, c->ev->filename)));
+    if (tfx_value_is_unknown(v))
+        return tfx_value_unknown(ctx, &tfx_type_str);
+    if (v->type->kind != TFX_TYPE_STRING || tfx_value_is_null(v))
+        return tfx_fn_arg_error(err, 0, "invalid template value: a string is required");
+    v = tfx_value_unmark(ctx, v, &marks);
+    tfx_diags_init(&mine, ctx->arena);
+    tmpl = tfx_parse(ctx->arena, (const unsigned char *)v->as.string.s, v->as.string.nbytes,
+                     TFX_LEX_TEMPLATE, ctx->limits.max_depth, &mine);
+    if (tmpl == NULL)
+        tfx_fn_nomem(ctx);
+    if (tfx_diags_has_errors(&mine))
+        return tfx_fn_arg_error(err, 0,
+                                tfx_ctx_printf(ctx, "invalid template: %s",
+                                               diags_error(c->ev, &mine, TEMPLATE_FILE)));
+    v = render(c, tmpl, args[1], err);
+    if (v == NULL)
+        return NULL;
+    why = NULL;
+    v = tfx_convert(ctx, v, &tfx_type_str, TFX_CONVERT_UNSAFE, &why);
+    if (v == NULL)
+        return tfx_fn_error(err, tfx_ctx_printf(ctx, "invalid template result: %s",
+                                                why != NULL ? why : "invalid value"));
+    return tfx_value_mark(ctx, v, marks);
+}
+
+static const tfx_function templatestring_function = {
+    .name = "templatestring",
+    .params = templatestring_params,
+    .nparams = 2,
+    .ret_type = &tfx_type_str,
+    .impl = templatestring_impl,
+};
+
+/* ---------------------------------------------------------------------
+ * type [fn.type.*]
+ * ------------------------------------------------------------------ */
+
+/* [fn.type.value] The type of a type() result: a string type of its own
+ * (tfx_type_equal takes it for `string`), told apart by its address. */
+static const tfx_type type_value_type = {.kind = TFX_TYPE_STRING};
+
+bool tfx_func_is_type_value(const tfx_value *v)
+{
+    return v->type == &type_value_type && tfx_value_is_known(v);
+}
+
+static void indent(tfx_textbuf *b, size_t level)
+{
+    size_t i;
+
+    for (i = 0; i < level; i++)
+        tfx_textbuf_puts(b, "    ");
+}
+
+/* [fn.type.text] Terraform console's rendering of a type: type-constraint
+ * syntax, an object's attributes (by name) and a tuple's elements one per
+ * line with a trailing comma, four spaces per level; a list, set or map of
+ * an object or tuple puts its element on a line of its own, one level
+ * deeper; primitive types by name, `dynamic`, and `type` for the type of
+ * a type() result. */
+static void write_type(tfx_ctx *ctx, tfx_textbuf *b, const tfx_type *t, size_t level)
+{
+    size_t i;
+
+    tfx_ctx_step(ctx);
+    switch (t->kind) {
+    case TFX_TYPE_OBJECT:
+        if (t->n == 0) {
+            tfx_textbuf_puts(b, "object({})");
+            return;
+        }
+        tfx_textbuf_puts(b, "object({\n");
+        for (i = 0; i < t->n; i++) {
+            indent(b, level + 1);
+            tfx_textbuf_put(b, t->names[i].s, t->names[i].nbytes);
+            tfx_textbuf_puts(b, ": ");
+            write_type(ctx, b, t->elems[i], level + 1);
+            tfx_textbuf_puts(b, ",\n");
+        }
+        indent(b, level);
+        tfx_textbuf_puts(b, "})");
+        return;
+    case TFX_TYPE_TUPLE:
+        if (t->n == 0) {
+            tfx_textbuf_puts(b, "tuple([])");
+            return;
+        }
+        tfx_textbuf_puts(b, "tuple([\n");
+        for (i = 0; i < t->n; i++) {
+            indent(b, level + 1);
+            write_type(ctx, b, t->elems[i], level + 1);
+            tfx_textbuf_puts(b, ",\n");
+        }
+        indent(b, level);
+        tfx_textbuf_puts(b, "])");
+        return;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        tfx_textbuf_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
+        if (t->elem->kind == TFX_TYPE_OBJECT || t->elem->kind == TFX_TYPE_TUPLE) {
+            tfx_textbuf_puts(b, "\n");
+            indent(b, level + 1);
+            write_type(ctx, b, t->elem, level + 1);
+            tfx_textbuf_puts(b, ",\n");
+            indent(b, level);
+        } else {
+            write_type(ctx, b, t->elem, level);
+        }
+        tfx_textbuf_puts(b, ")");
+        return;
+    case TFX_TYPE_STRING:
+        tfx_textbuf_puts(b, t == &type_value_type ? "type" : "string");
+        return;
+    case TFX_TYPE_DYNAMIC:
+    case TFX_TYPE_BOOL:
+    case TFX_TYPE_NUMBER:
+        tfx_textbuf_puts(b, tfx_type_friendly(ctx, t));
+        return;
+    }
+}
+
+static const tfx_param type_params[] = {
+    {.name = "value", .type = &tfx_type_dynamic, .allow_null = true, .allow_unknown = true,
+     .allow_dynamic = true},
+};
+
+/* [fn.type] [fn.type.value] Terraform's console-only type(value): the
+ * argument's type (null, unknown and dynamic-typed arguments allowed;
+ * marks taken off and put on the result), as a type value marked
+ * TFX_TYPE_MARK. */
+static const tfx_value *type_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                  const tfx_value *const *args, size_t nargs,
+                                  tfx_func_error *err)
+{
+    tfx_textbuf b;
+    const tfx_value *text;
+    tfx_value *v;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    tfx_textbuf_init(&b, ctx);
+    write_type(ctx, &b, args[0]->type, 0);
+    text = tfx_value_string(ctx, tfx_textbuf_text(&b), b.nbytes);
+    v = tfx_ctx_alloc(ctx, sizeof(*v));
+    *v = *text;
+    v->type = &type_value_type;
+    return tfx_value_mark(ctx, v, tfx_marks_one(ctx, TFX_TYPE_MARK, strlen(TFX_TYPE_MARK)));
+}
+
+const tfx_function tfx_fn_type = {
+    .name = "type",
+    .params = type_params,
+    .nparams = 1,
+    .ret_type = &type_value_type,
+    .impl = type_impl,
+};
+
+/* ---------------------------------------------------------------------
  * The table
  * ------------------------------------------------------------------ */
 
 const tfx_builtin tfx_builtins_terraform[] = {
     {"can", &can_function},
     {"convert", &convert_function},
+    {"templatestring", &templatestring_function},
     {"try", &try_function},
     {NULL, NULL},
 };

@@ -536,6 +536,7 @@ static int cmd_eval(int argc, char **argv)
         fputs("tfexpr eval: out of memory\n", stderr);
         return EXIT_USAGE;
     }
+    tfx_context_allow_type_function(ctx, 1); /* as terraform console */
     for (a = 1; a < argc && status == EXIT_SUCCESS; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             fputs(usage_eval, stdout);

@@ -210,6 +210,15 @@ TFX_API void tfx_context_allow_variables(tfx_context *ctx, int allow);
  * call is the error "Function calls not allowed". */
 TFX_API void tfx_context_allow_functions(tfx_context *ctx, int allow);
 
+/* Whether Terraform's console-only function type(value) is available
+ * (default 0; `tfexpr eval` turns it on).  With 1, a result that is
+ * exactly a type() result is a type: tfx_result_render prints it as
+ * `terraform console` does ("tuple([\n    string,\n])"), tfx_result_json
+ * gives that text as a string value and tfx_result_type gives "type"; a
+ * result that uses a type() result in any other way is the error "Invalid
+ * use of type function" (spec/functions-closures.md, fn.type.*). */
+TFX_API void tfx_context_allow_type_function(tfx_context *ctx, int allow);
+
 /* ---------------------------------------------------------------------
  * Evaluation
  * ------------------------------------------------------------------ */

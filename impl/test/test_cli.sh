@@ -219,6 +219,30 @@ else
     echo "test_cli: python3-jsonschema missing, functions --json shape not checked" >&2
 fi
 
+# eval: the console-only type() [fn.type.console] and the functions of
+# expressions (spec/functions-closures.md).
+expect 0 "$tfexpr" eval 'type(1)'
+want='tuple([
+    string,
+    object({
+        a: list(number),
+    }),
+])'
+if [ "$("$tfexpr" eval 'type(["x", {a = tolist([1])}])')" = "$want" ]; then ok; else bad "eval type(): console rendering"; fi
+expect 1 "$tfexpr" eval '[type(1)]'
+if "$tfexpr" eval '[type(1)]' 2>&1 | grep -q '^<expression>: error: Invalid use of type function \[eval.function-error\]$'; then ok; else bad "eval [type(1)]: the console's error"; fi
+if [ "$("$tfexpr" eval --format json 'type({a = 1})')" = '{"ok":true,"value":{"type":"string","v":"object({\n    a: number,\n})"},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json type()"; fi
+expect 1 "$tfexpr" eval --no-functions 'type(1)'
+if [ "$("$tfexpr" eval 'try(type(nope), type(can(nope)))')" = "bool" ]; then ok; else bad "eval try(type(...))"; fi
+if [ "$("$tfexpr" eval --var 'v={"a":[1]}' 'try(v.b, v.a[0])')" = "1" ]; then ok; else bad "eval try"; fi
+if [ "$("$tfexpr" eval 'convert({}, object({a = optional(number, 1)})).a')" = "1" ]; then ok; else bad "eval convert with a default"; fi
+if [ "$("$tfexpr" eval --var 't="<${x}>"' 'templatestring(t, {x = 2})')" = '"<2>"' ]; then ok; else bad "eval templatestring"; fi
+err=$("$tfexpr" eval 'try(nope)' 2>&1 >/dev/null)
+case "$err" in
+    *'Call to function "try" failed: no expression succeeded:'*'- Unknown variable (at <expression>:1,5-9)'*) ok ;;
+    *) bad "eval try's listing: $err" ;;
+esac
+
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
