@@ -175,7 +175,8 @@ static void test_templatestring(void)
               "which is not a valid result for a templatestring call..");
 }
 
-/* [fn.type] [fn.type.text] [fn.type.console] the switch and the console */
+/* [fn.type] [fn.type.text] [fn.type.value] [fn.type.console] the switch, the
+ * rendering, conversions of a type value and the console */
 static void test_type(void)
 {
     tfx_source *src;
