@@ -12,14 +12,16 @@
 N    ?= 100000
 SEED ?= 1
 DIFFTEST_SMOKE_N ?= 2000
+# The programs the targets build and depend on, not bin/'s.
+DIFFTEST_ADAPTERS = --tfexpr '$(BIN)/tfexpr adapter' --adapter '$(BIN)/go-hcl-adapter'
 
 .PHONY: difftest difftest-smoke
 difftest: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
-	$(PYTHON) tools/difftest -n $(N) --seed $(SEED) --drafts $(BUILD)/difftest/drafts \
+	$(PYTHON) tools/difftest -n $(N) --seed $(SEED) $(DIFFTEST_ADAPTERS) --drafts $(BUILD)/difftest/drafts \
 	  --summary $(BUILD)/difftest/summary.json > /dev/null
 	@echo "difftest: summary in $(BUILD)/difftest/summary.json, drafts in $(BUILD)/difftest/drafts/"
 
 difftest-smoke: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
-	$(PYTHON) tools/difftest -n $(DIFFTEST_SMOKE_N) --seed $(SEED) --quiet \
+	$(PYTHON) tools/difftest -n $(DIFFTEST_SMOKE_N) --seed $(SEED) $(DIFFTEST_ADAPTERS) --quiet \
 	  --drafts $(BUILD)/difftest/smoke-drafts --summary $(BUILD)/difftest/smoke-summary.json > /dev/null
 	@echo "difftest-smoke: $(DIFFTEST_SMOKE_N) cases, no unexplained disagreement"
