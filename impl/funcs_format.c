@@ -709,15 +709,18 @@ static const tfx_param format_args = {
 
 /* [fn.format.unknown] An argument with an unknown anywhere in it gives an
  * unknown string (nested values are printed as JSON, which needs them
- * known). */
+ * known) — of type string even where the call's return type is dynamic
+ * (a null argument of type dynamic makes it so): the implementation
+ * decides the type, not the declared one. */
 static const tfx_value *format_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
                                     const tfx_value *const *args, size_t nargs,
                                     tfx_func_error *err)
 {
     TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
     for (size_t i = 1; i < nargs; i++)
         if (!tfx_value_is_wholly_known(args[i]))
-            return tfx_value_unknown(ctx, ret);
+            return tfx_value_unknown(ctx, &tfx_type_str);
     return format_values(ctx, args[0], args + 1, nargs - 1, err);
 }
 
