@@ -206,6 +206,8 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-collection-matrix --record
 	$(PYTHON) tools/gen-refs-cases --record
 	$(PYTHON) tools/gen-format-cases --record
+	$(PYTHON) tools/gen-tf-function-cases --record
+	$(PYTHON) tools/gen-closure-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.
