@@ -50,8 +50,12 @@ endif
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L
 OPT      ?= -O2 -g
 # pkg-config runs when a recipe needs it, after the dependency check.
-DEP_CFLAGS = $(shell pkg-config --cflags jansson libutf8proc mpfr gmp)
-DEP_LIBS   = $(shell pkg-config --libs jansson libutf8proc mpfr gmp)
+# The libraries libtfexpr links: JSON, Unicode, numbers, then hashes and
+# RSA (Nettle and its hogweed, on the same GMP), YAML, bcrypt (libxcrypt's
+# libcrypt) and inflate (zlib).
+DEP_PKGS   := jansson libutf8proc mpfr gmp nettle hogweed yaml-0.1 libcrypt zlib
+DEP_CFLAGS = $(shell pkg-config --cflags $(DEP_PKGS))
+DEP_LIBS   = $(shell pkg-config --libs $(DEP_PKGS))
 ALL_CFLAGS = $(STD) $(OPT) $(WARN) $(SANFLAGS) $(DEP_CFLAGS) $(CFLAGS)
 LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 

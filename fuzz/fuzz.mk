@@ -173,7 +173,7 @@ $(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.s
 OUT                ?= $(FUZZ_DIR)/oss-fuzz-out
 LIB_FUZZING_ENGINE ?= -fsanitize=fuzzer
 FUZZ_OSS_DIR       := $(FUZZ_DIR)/oss
-FUZZ_OSS_PKGS      := jansson libutf8proc mpfr gmp
+FUZZ_OSS_PKGS      := $(DEP_PKGS)
 FUZZ_OSS_CFLAGS     = $(FUZZ_STD) $(CFLAGS) $(FUZZ_INC)
 FUZZ_OSS_LIBS       = $(shell pkg-config --static --libs-only-L $(FUZZ_OSS_PKGS)) -Wl,-Bstatic \
                       $(shell pkg-config --static --libs-only-l $(FUZZ_OSS_PKGS)) -Wl,-Bdynamic -lm
