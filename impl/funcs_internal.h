@@ -47,17 +47,24 @@ const char *tfx_fn_conformance(tfx_ctx *ctx, const tfx_type *got, const tfx_type
  * Each funcs_*.c file defines a table of the built-in functions it
  * registers, sorted by name (bytes) and ended by {NULL, NULL}; a name is
  * in one table only.  func.c searches them in turn. */
+extern const tfx_builtin tfx_builtins_cidr[];       /* funcs_cidr.c */
 extern const tfx_builtin tfx_builtins_collection[];
 extern const tfx_builtin tfx_builtins_conversion[];
+extern const tfx_builtin tfx_builtins_crypto[];     /* funcs_crypto.c */
 extern const tfx_builtin tfx_builtins_datetime[];
 extern const tfx_builtin tfx_builtins_encoding[];
 extern const tfx_builtin tfx_builtins_format[];
+extern const tfx_builtin tfx_builtins_gzip[];       /* funcs_gzip.c */
 extern const tfx_builtin tfx_builtins_maps_sets[];
 extern const tfx_builtin tfx_builtins_numeric[];
 extern const tfx_builtin tfx_builtins_regex[];      /* funcs_regex.c */
 extern const tfx_builtin tfx_builtins_sensitive[];  /* funcs_sensitive.c */
 extern const tfx_builtin tfx_builtins_string[];
 extern const tfx_builtin tfx_builtins_terraform[];  /* funcs_closure.c: try, can, convert, ... */
+extern const tfx_builtin tfx_builtins_yaml[];       /* funcs_yaml.c */
+/* OpenTofu's own functions (base64gunzip, cidrcontains, urldecode): not
+ * searched by tfx_func_builtin; offered only with OpenTofu's table. */
+extern const tfx_builtin tfx_builtins_opentofu[];   /* funcs_opentofu.c */
 
 
 /* funcs_operators.c: cty's stdlib operator functions [op.*]. */
