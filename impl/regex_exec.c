@@ -324,12 +324,10 @@ static frag empty_inst(compiler *c, uint32_t cond)
     return f;
 }
 
-static frag compile_node(compiler *c, const re_node *re)
+/* The fragment of a node without operands. */
+static frag compile_leaf(compiler *c, const re_node *re)
 {
-    bool ng = (re->flags & RE_NON_GREEDY) != 0;
     switch (re->op) {
-    case RE_NOMATCH:
-        return (frag){0, 0, 0, false};
     case RE_EMPTY:
         return single_exit(c, I_NOP);
     case RE_LITERAL: {
@@ -360,38 +358,96 @@ static frag compile_node(compiler *c, const re_node *re)
         return empty_inst(c, E_WORD_BOUNDARY);
     case RE_NO_WORD_BOUNDARY:
         return empty_inst(c, E_NO_WORD_BOUNDARY);
-    case RE_CAPTURE: {
-        frag bra = single_exit(c, I_CAPTURE);
-        c->inst[bra.i].arg = (uint32_t)re->cap << 1;
-        frag sub = compile_node(c, re->sub[0]);
-        frag ket = single_exit(c, I_CAPTURE);
-        c->inst[ket.i].arg = (uint32_t)re->cap << 1 | 1;
-        return cat(c, cat(c, bra, sub), ket);
-    }
-    case RE_STAR:
-        return star(c, compile_node(c, re->sub[0]), ng);
-    case RE_PLUS:
-        return plus(c, compile_node(c, re->sub[0]), ng);
-    case RE_QUEST:
-        return quest(c, compile_node(c, re->sub[0]), ng);
-    case RE_CONCAT: {
-        if (re->nsub == 0)
-            return single_exit(c, I_NOP);
-        frag f = {0, 0, 0, false};
-        for (size_t i = 0; i < re->nsub; i++) {
-            frag f1 = compile_node(c, re->sub[i]);
-            f = i == 0 ? f1 : cat(c, f, f1);
-        }
-        return f;
-    }
-    case RE_ALTERNATE: {
-        frag f = {0, 0, 0, false};
-        for (size_t i = 0; i < re->nsub; i++)
-            f = alt(c, f, compile_node(c, re->sub[i]));
-        return f;
-    }
     default:
-        return (frag){0, 0, 0, false};
+        return (frag){0, 0, 0, false};   /* RE_NOMATCH */
+    }
+}
+
+/* A node being compiled: its operands are compiled one after the other,
+ * acc holds what is done. */
+typedef struct {
+    const re_node *re;
+    size_t next;             /* the next operand to compile */
+    frag acc;
+} cframe;
+
+/* Go's compiler, in the same order of instructions, but with an explicit
+ * stack instead of recursion: a simplified tree can be thousands of
+ * levels deep (x{1,1000} nests a thousand optional copies). */
+static frag compile_tree(compiler *c, const re_node *root)
+{
+    size_t cap = 64, sp = 0;
+    cframe *st = tfx_ctx_alloc_array(c->ctx, cap, sizeof *st);
+    frag result = {0, 0, 0, false};
+    bool have = false;     /* result is the last operand's fragment */
+    st[sp++] = (cframe){root, 0, {0, 0, 0, false}};
+    for (;;) {
+        cframe *f = &st[sp - 1];
+        const re_node *re = f->re;
+        bool ng = (re->flags & RE_NON_GREEDY) != 0;
+        const re_node *child = NULL;
+        bool done = false;
+        switch (re->op) {
+        case RE_CAPTURE:
+            if (!have) {
+                f->acc = single_exit(c, I_CAPTURE);
+                c->inst[f->acc.i].arg = (uint32_t)re->cap << 1;
+                child = re->sub[0];
+            } else {
+                frag ket = single_exit(c, I_CAPTURE);
+                c->inst[ket.i].arg = (uint32_t)re->cap << 1 | 1;
+                result = cat(c, cat(c, f->acc, result), ket);
+                done = true;
+            }
+            break;
+        case RE_STAR:
+        case RE_PLUS:
+        case RE_QUEST:
+            if (!have) {
+                child = re->sub[0];
+            } else {
+                result = re->op == RE_STAR   ? star(c, result, ng)
+                         : re->op == RE_PLUS ? plus(c, result, ng)
+                                             : quest(c, result, ng);
+                done = true;
+            }
+            break;
+        case RE_CONCAT:
+        case RE_ALTERNATE:
+            if (have) {
+                if (re->op == RE_ALTERNATE)
+                    f->acc = alt(c, f->acc, result);
+                else
+                    f->acc = f->next == 1 ? result : cat(c, f->acc, result);
+            } else if (re->nsub == 0) {
+                f->acc = re->op == RE_CONCAT ? single_exit(c, I_NOP) : (frag){0, 0, 0, false};
+            }
+            if (f->next < re->nsub) {
+                child = re->sub[f->next++];
+            } else {
+                result = f->acc;
+                done = true;
+            }
+            break;
+        default:
+            result = compile_leaf(c, re);
+            done = true;
+            break;
+        }
+        have = false;
+        if (done) {
+            if (--sp == 0)
+                return result;
+            have = true;
+            continue;
+        }
+        if (sp == cap) {
+            cframe *ns = tfx_ctx_alloc_array(c->ctx, cap * 2, sizeof *ns);
+            memcpy(ns, st, cap * sizeof *ns);
+            st = ns;
+            cap *= 2;
+        }
+        st[sp++] = (cframe){child, 0, {0, 0, 0, false}};
     }
 }
 
@@ -404,7 +460,7 @@ tfx_regex *tfx_regex_compile(tfx_ctx *ctx, const char *pattern, size_t nbytes,
     re_node *root = simplify(ctx, parsed.root);
     compiler c = {ctx, NULL, 0, 0};
     (void)new_inst(&c, I_FAIL);
-    frag f = compile_node(&c, root);
+    frag f = compile_tree(&c, root);
     frag m = new_inst(&c, I_MATCH);
     patch(&c, f.head, m.i);
     tfx_regex *re = tfx_ctx_alloc(ctx, sizeof *re);

@@ -71,6 +71,8 @@ typedef struct {
     bool track_height;
     const char **names;      /* names[1..ncap] */
     size_t names_cap;
+    struct hframe *hstack;   /* calc_height's stack, kept between calls */
+    size_t hstack_cap;
 } parser;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -419,18 +421,57 @@ static void check_size(parser *p, re_node *re)
         fail(p, ERR_INTERNAL, 0, p->n);
 }
 
+/* A node of calc_height's walk. */
+typedef struct hframe {
+    re_node *re;
+    size_t next;
+    int h;
+} hframe;
+
+/* Go's calcHeight: 1 + the largest height of the operands, remembered in
+ * each node (computed afresh for re itself when force).  Iterative: the
+ * trees checked can be a thousand levels deep. */
 static int calc_height(parser *p, re_node *re, bool force)
 {
     if (!force && re->height > 0)
         return re->height;
-    int h = 1;
-    for (size_t i = 0; i < re->nsub; i++) {
-        int hs = calc_height(p, re->sub[i], false);
-        if (h < 1 + hs)
-            h = 1 + hs;
+    size_t cap = p->hstack_cap, sp = 0;
+    hframe *st = p->hstack;
+    if (cap == 0) {
+        cap = 64;
+        st = tfx_ctx_alloc_array(p->ctx, cap, sizeof *st);
+        p->hstack = st;
+        p->hstack_cap = cap;
     }
-    re->height = h;
-    return h;
+    st[sp++] = (hframe){re, 0, 1};
+    int result = 0;
+    for (;;) {
+        hframe *f = &st[sp - 1];
+        if (f->next < f->re->nsub) {
+            re_node *sub = f->re->sub[f->next++];
+            if (sub->height > 0) {
+                if (f->h < 1 + sub->height)
+                    f->h = 1 + sub->height;
+                continue;
+            }
+            if (sp == cap) {
+                hframe *ns = tfx_ctx_alloc_array(p->ctx, cap * 2, sizeof *ns);
+                memcpy(ns, st, cap * sizeof *ns);
+                st = ns;
+                cap *= 2;
+                p->hstack = st;
+                p->hstack_cap = cap;
+            }
+            st[sp++] = (hframe){sub, 0, 1};
+            continue;
+        }
+        f->re->height = f->h;
+        result = f->h;
+        if (--sp == 0)
+            return result;
+        if (st[sp - 1].h < 1 + result)
+            st[sp - 1].h = 1 + result;
+    }
 }
 
 static void check_height(parser *p, re_node *re)
@@ -959,14 +1000,9 @@ static void factor(parser *p, re_node **sub, size_t *nsub)
             sub[nout++] = concat_of(p, prefix, suffix);
         }
         start = i;
-        /* Copy: the literal istr points into may be shortened later. */
-        if (nistr > 0) {
-            int32_t *copy = tfx_ctx_alloc_array(p->ctx, nistr, sizeof *copy);
-            memcpy(copy, istr, nistr * sizeof *copy);
-            str = copy;
-        } else {
-            str = NULL;
-        }
+        /* istr points into sub[i]'s literal, which is shortened only when
+         * its run is factored, after the prefix has been copied. */
+        str = istr;
         nstr = nistr;
         strflags = iflags;
     }
