@@ -6,7 +6,9 @@
  * iteration and Expand's templates.
  *
  * Matching is a Pike VM: time linear in pattern times subject, memory
- * bounded by the program size, no recursion on the pattern or the subject.
+ * bounded by the program size, no recursion on the subject; the parser
+ * recurses on the pattern's tree only as deep as Go's limits allow, and
+ * the compiler and the VM's closure use explicit stacks.
  * Every allocation is in the arena of the tfx_ctx and every unit of work
  * is charged to it (tfx_ctx_step), so a pattern or subject past the
  * evaluation's limits fails through tfx_ctx_fail like any other work.
