@@ -3,8 +3,9 @@
  * replace (spec/functions-regex.md), on the Go-exact engine of
  * regex_parse.c and regex_exec.c.  regex and regexall are cty 1.12.1's
  * stdlib RegexFunc and RegexAllFunc; replace is Terraform's ReplaceFunc.
- * Each call compiles its pattern once in the type function and once in
- * the implementation, as cty does; the work is charged to the evaluation.
+ * A call parses its pattern in the type function (for the result type
+ * and the syntax errors) and compiles it once in the implementation; the
+ * work is charged to the evaluation.
  */
 #include <stddef.h>
 #include <string.h>
@@ -34,7 +35,7 @@ static const tfx_type *pattern_type(tfx_ctx *ctx, const tfx_value *pattern, tfx_
 {
     tfx_regex_error rerr;
     const tfx_regex *re =
-        tfx_regex_compile(ctx, pattern->as.string.s, pattern->as.string.nbytes, &rerr);
+        tfx_regex_syntax(ctx, pattern->as.string.s, pattern->as.string.nbytes, &rerr);
     if (re == NULL) {
         tfx_textbuf b;
         tfx_textbuf_init(&b, ctx);

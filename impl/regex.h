@@ -40,6 +40,13 @@ typedef struct {
 tfx_regex *tfx_regex_compile(tfx_ctx *ctx, const char *pattern, size_t nbytes,
                              tfx_regex_error *err);
 
+/* Parses pattern[0..nbytes) as tfx_regex_compile does, with the same
+ * errors, but makes no program: the result answers tfx_regex_ngroups
+ * and tfx_regex_group_name only, and must not be matched with.  For
+ * type functions, so that a call compiles its pattern once. */
+tfx_regex *tfx_regex_syntax(tfx_ctx *ctx, const char *pattern, size_t nbytes,
+                            tfx_regex_error *err);
+
 /* Go's Error(): "error parsing regexp: CODE: `EXPR`", in the arena. */
 const char *tfx_regex_error_text(tfx_ctx *ctx, const tfx_regex_error *err);
 

@@ -472,6 +472,18 @@ tfx_regex *tfx_regex_compile(tfx_ctx *ctx, const char *pattern, size_t nbytes,
     return re;
 }
 
+tfx_regex *tfx_regex_syntax(tfx_ctx *ctx, const char *pattern, size_t nbytes,
+                            tfx_regex_error *err)
+{
+    re_parsed parsed;
+    if (!tfx_regex_parse(ctx, pattern, nbytes, &parsed, err))
+        return NULL;
+    tfx_regex *re = tfx_ctx_alloc(ctx, sizeof *re);
+    re->ngroups = (size_t)parsed.ngroups;
+    re->names = parsed.names;
+    return re;
+}
+
 const char *tfx_regex_error_text(tfx_ctx *ctx, const tfx_regex_error *err)
 {
     tfx_textbuf b;

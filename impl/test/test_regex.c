@@ -144,6 +144,19 @@ static void test_errors(tfx_ctx *ctx, void *arg)
     CHECK_STR(err.code, "missing closing ]");
     CHECK(err.expr_nbytes == 2 && memcmp(err.expr, "[\0", 2) == 0);
     CHECK_STR(compile("\\p{Cn}"), "error parsing regexp: invalid character class range: `\\p{Cn}`");
+    /* tfx_regex_syntax (the type functions') agrees with compiling. */
+    static const char *const some[] = {"(a", "a{1001}", "(?P<x>a)(b)", "\\pL{1000}", "[z-a]", "x"};
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        tfx_regex_error e1, e2;
+        const tfx_regex *r1 = tfx_regex_syntax(C, some[i], strlen(some[i]), &e1);
+        const tfx_regex *r2 = tfx_regex_compile(C, some[i], strlen(some[i]), &e2);
+        CHECK((r1 == NULL) == (r2 == NULL));
+        if (r1 == NULL && r2 == NULL)
+            CHECK_STR(tfx_regex_error_text(C, &e1), tfx_regex_error_text(C, &e2));
+        else if (r1 != NULL && r2 != NULL)
+            CHECK(tfx_regex_ngroups(r1) == tfx_regex_ngroups(r2) &&
+                  strcmp(tfx_regex_group_name(r1, 1), tfx_regex_group_name(r2, 1)) == 0);
+    }
     /* Not errors: a brace that is no count, (?:a*)* through a group. */
     CHECK_STR(compile("a{,2}"), "ok");
     CHECK_STR(compile("(?:a*)*"), "ok");
