@@ -8,8 +8,12 @@
  * Written against the public API (tfexpr.h): parse requests are answered
  * with the diagnostics of tfx_source_parse, eval requests with
  * tfx_evaluate's value or diagnostics, convert requests with the value
- * converted by tfx_result_convert, refs requests with tfx_source_refs.  The `hello` answer declares every
- * capability tfexpr is built to have.
+ * converted by tfx_result_convert, refs requests with tfx_source_refs,
+ * console requests as eval requests with the console-only type() offered
+ * (tfx_context_allow_type_function: a type result is a string value of
+ * its text, any other use of one "Invalid use of type function",
+ * [fn.type.console]).  The `hello` answer declares every capability
+ * tfexpr is built to have.
  */
 #include "tfexpr.h"
 
@@ -29,7 +33,7 @@ struct tfx_adapter {
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
     "mode.expression", "mode.template", "request.parse", "request.convert", "request.refs",
-    "unknown", "marks",
+    "request.console", "unknown", "marks",
     "ranges.column", "numeric.bigfloat512",
 };
 
@@ -98,6 +102,8 @@ static json_t *answer_hello(tfx_adapter *a)
         snprintf(cap, sizeof(cap), "fn:%s", name);
         json_array_append_new(caps, json_string(cap));
     }
+    /* [fn.type] the console-only type(), which console requests offer */
+    json_array_append_new(caps, json_string("fn:type"));
     json_array_append_new(profiles, json_string("P14"));
     json_object_set_new(answer, "protocol", json_integer(1));
     json_object_set_new(answer, "implementation", impl);
@@ -312,8 +318,9 @@ static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
 }
 
 /* An eval request (and a convert request: the value then converted to the
- * case's convert_to type): the value, or the diagnostics. */
-static json_t *answer_eval(json_t *seq, json_t *c, bool convert)
+ * case's convert_to type; a console request: evaluated as `terraform
+ * console` does, with type()): the value, or the diagnostics. */
+static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
 {
     json_t *answer;
     tfx_context *ctx;
@@ -335,6 +342,8 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert)
         tfx_source_free(src);
         return answer;
     }
+    if (console)
+        tfx_context_allow_type_function(ctx, 1);
     r = tfx_evaluate(src, ctx, NULL);
     if (r != NULL && convert && !tfx_result_has_errors(r)) {
         json_t *to = json_object_get(c, "convert_to");
@@ -390,11 +399,13 @@ static json_t *answer_run(json_t *request)
     if (kind != NULL && strcmp(kind, "parse") == 0)
         return answer_parse(seq, c);
     if (kind == NULL || strcmp(kind, "eval") == 0)
-        return answer_eval(seq, c, false);
+        return answer_eval(seq, c, false, false);
     if (strcmp(kind, "refs") == 0)
         return answer_refs(seq, c);
     if (strcmp(kind, "convert") == 0)
-        return answer_eval(seq, c, true);
+        return answer_eval(seq, c, true, false);
+    if (strcmp(kind, "console") == 0)
+        return answer_eval(seq, c, false, true);
     answer = json_object();
     if (answer == NULL)
         return NULL;

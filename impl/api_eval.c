@@ -334,8 +334,9 @@ typedef struct {
 
 /* [fn.type.console] Terraform console's look at a result that holds the
  * mark of type() anywhere: the result is a type when, without its marks,
- * it is a type() result; otherwise the type function was used as part of
- * an expression. */
+ * it is a known value of the capsule type `type`; otherwise the type
+ * function was used as part of an expression.  (Upstream's console crashes
+ * on a marked null or unknown capsule; tfexpr calls that a misuse.) */
 static void run_console(tfx_ctx *mem, void *arg)
 {
     console_job *job = arg;
@@ -345,7 +346,7 @@ static void run_console(tfx_ctx *mem, void *arg)
     if (!tfx_marks_has(marks, TFX_TYPE_MARK))
         return;
     plain = tfx_value_unmark_deep(mem, job->r->value, NULL);
-    if (tfx_func_is_type_value(plain)) {
+    if (tfx_type_equal(plain->type, &tfx_type_type) && tfx_value_is_known(plain)) {
         job->r->value = plain;
         job->r->is_type = true;
         return;
@@ -496,25 +497,45 @@ static bool numbers_fit(const tfx_value *v, size_t max_bytes)
     return fit;
 }
 
+typedef struct {
+    const tfx_type *type;
+    char *text;      /* malloc'd */
+} type_job;
+
+/* [fn.type.console] A type result as a typed value: a string holding the
+ * text the console prints [fn.type.text]. */
+static void type_result_json(tfx_ctx *mem, void *arg)
+{
+    type_job *job = arg;
+    size_t n;
+    const char *text = tfx_render_type_in(mem, job->type, &n);
+    const char *error = NULL;
+    const char *json = tfx_json_encode_typed_in(mem, tfx_value_string_raw(mem, text, n), NULL,
+                                                &error);
+
+    job->text = json != NULL ? dup_cstr(json) : NULL;
+}
+
 TFX_API char *tfx_result_json(const tfx_result *r)
 {
+    tfx_ctx scratch;
+    type_job job;
+
     if (r->value == NULL)
         return NULL;
-    return tfx_json_encode_typed(r->value);
+    if (!r->is_type)
+        return tfx_json_encode_typed(r->value);
+    if (!tfx_ctx_init(&scratch, NULL))
+        return NULL;
+    job.type = r->value->as.capsule;
+    job.text = NULL;
+    (void)tfx_ctx_try(&scratch, type_result_json, &job);
+    tfx_ctx_free(&scratch);
+    return job.text;
 }
 
 TFX_API char *tfx_result_render(const tfx_result *r)
 {
-    if (r->is_type && r->value != NULL) {
-        /* [fn.type.console] a type, printed as it is */
-        char *p = malloc(r->value->as.string.nbytes + 1);
-
-        if (p != NULL) {
-            memcpy(p, r->value->as.string.s, r->value->as.string.nbytes);
-            p[r->value->as.string.nbytes] = '\0';
-        }
-        return p;
-    }
     if (r->value == NULL || !numbers_fit(r->value, r->mem.limits.max_string_bytes))
         return NULL;
     return tfx_render_console(r->value);
@@ -575,10 +596,6 @@ TFX_API int tfx_result_convert(tfx_result *r, const char *type_json, size_t nbyt
 }
 
 /* Formatting the type needs an arena: a scratch ctx. */
-typedef struct {
-    const tfx_type *type;
-    char *text;      /* malloc'd */
-} type_job;
 
 static void type_string(tfx_ctx *mem, void *arg)
 {
@@ -592,8 +609,6 @@ TFX_API char *tfx_result_type(const tfx_result *r)
     tfx_ctx scratch;
     type_job job;
 
-    if (r->is_type && r->value != NULL)
-        return dup_cstr("type"); /* [fn.type.console] the capsule type's name */
     if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
         return NULL;
     job.type = r->value->type;
@@ -616,8 +631,6 @@ TFX_API char *tfx_result_type_json(const tfx_result *r)
     tfx_ctx scratch;
     type_job job;
 
-    if (r->is_type && r->value != NULL)
-        return dup_cstr("type"); /* [fn.type.console] the capsule type's name */
     if (r->value == NULL || !tfx_ctx_init(&scratch, NULL))
         return NULL;
     job.type = r->value->type;

@@ -72,12 +72,6 @@ const tfx_value *tfx_ev_convert(tfx_ev *ev, const tfx_value *v, const tfx_type *
                                 const char **error)
 {
     *error = NULL;
-    if (tfx_func_is_type_value(v) && want->kind != TFX_TYPE_DYNAMIC && want != v->type) {
-        /* [fn.type.value] a type() result converts to nothing else, as
-         * the capsule upstream's is */
-        *error = tfx_ctx_printf(ev->ctx, "%s required", tfx_type_friendly_constraint(ev->ctx, want));
-        return NULL;
-    }
     return tfx_convert(ev->ctx, v, want, TFX_CONVERT_UNSAFE, error);
 }
 
@@ -555,6 +549,7 @@ static const tfx_value *index_value(tfx_ev *ev, const tfx_value *coll, const tfx
     case TFX_TYPE_BOOL:
     case TFX_TYPE_NUMBER:
     case TFX_TYPE_STRING:
+    case TFX_TYPE_CAPSULE:
         break;
     }
     tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL,
@@ -639,6 +634,7 @@ static const tfx_value *get_attr(tfx_ev *ev, const tfx_value *v, const char *nam
                      tfx_type_friendly(ctx, t));
         return dynamic_unknown();
     case TFX_TYPE_TUPLE:
+    case TFX_TYPE_CAPSULE: /* [type.capsule] no attributes */
         break;
     }
     tfx_ev_error(ev, TFX_CAT_UNSUPPORTED_ATTRIBUTE, unsupported, rng, NULL,
@@ -944,8 +940,6 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
         rt = tfx_unify_plan(ctx, types, 2, TFX_CONVERT_UNSAFE, &unification);
         u = &unification;
         conv_a = conv_b = true;
-        if (tfx_func_is_type_value(a) != tfx_func_is_type_value(b))
-            rt = NULL; /* [fn.type.value] a type() result unifies with no other type */
         if (rt == NULL) {
             tfx_range subject = tfx_range_between(yes->range, no->range);
 

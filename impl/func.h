@@ -109,11 +109,9 @@ const char *tfx_func_builtin_name(size_t i);
  * context offers it when asked (tfx_context_allow_type_function). */
 extern const tfx_function tfx_fn_type;
 
-/* [fn.type.value] The mark type() puts on its result, and whether an
- * (unmarked) value is a type() result; its string is the type as the
- * console prints it [fn.type.text]. */
+/* [fn.type.value] The mark type() puts on its result, a value of the
+ * capsule type tfx_type_type. */
 #define TFX_TYPE_MARK "TypeType"
-bool tfx_func_is_type_value(const tfx_value *v);
 
 /* The operator functions [op.*]. */
 typedef enum {

@@ -1088,91 +1088,6 @@ static const tfx_function templatestring_function = {
  * type [fn.type.*]
  * ------------------------------------------------------------------ */
 
-/* [fn.type.value] The type of a type() result: a string type of its own
- * (tfx_type_equal takes it for `string`), told apart by its address. */
-static const tfx_type type_value_type = {.kind = TFX_TYPE_STRING};
-
-bool tfx_func_is_type_value(const tfx_value *v)
-{
-    return v->type == &type_value_type && tfx_value_is_known(v);
-}
-
-static void indent(tfx_textbuf *b, size_t level)
-{
-    size_t i;
-
-    for (i = 0; i < level; i++)
-        tfx_textbuf_puts(b, "    ");
-}
-
-/* [fn.type.text] Terraform console's rendering of a type: type-constraint
- * syntax, an object's attributes (by name) and a tuple's elements one per
- * line with a trailing comma, four spaces per level; a list, set or map of
- * an object or tuple puts its element on a line of its own, one level
- * deeper; primitive types by name, `dynamic`, and `type` for the type of
- * a type() result. */
-static void write_type(tfx_ctx *ctx, tfx_textbuf *b, const tfx_type *t, size_t level)
-{
-    size_t i;
-
-    tfx_ctx_step(ctx);
-    switch (t->kind) {
-    case TFX_TYPE_OBJECT:
-        if (t->n == 0) {
-            tfx_textbuf_puts(b, "object({})");
-            return;
-        }
-        tfx_textbuf_puts(b, "object({\n");
-        for (i = 0; i < t->n; i++) {
-            indent(b, level + 1);
-            tfx_textbuf_put(b, t->names[i].s, t->names[i].nbytes);
-            tfx_textbuf_puts(b, ": ");
-            write_type(ctx, b, t->elems[i], level + 1);
-            tfx_textbuf_puts(b, ",\n");
-        }
-        indent(b, level);
-        tfx_textbuf_puts(b, "})");
-        return;
-    case TFX_TYPE_TUPLE:
-        if (t->n == 0) {
-            tfx_textbuf_puts(b, "tuple([])");
-            return;
-        }
-        tfx_textbuf_puts(b, "tuple([\n");
-        for (i = 0; i < t->n; i++) {
-            indent(b, level + 1);
-            write_type(ctx, b, t->elems[i], level + 1);
-            tfx_textbuf_puts(b, ",\n");
-        }
-        indent(b, level);
-        tfx_textbuf_puts(b, "])");
-        return;
-    case TFX_TYPE_LIST:
-    case TFX_TYPE_SET:
-    case TFX_TYPE_MAP:
-        tfx_textbuf_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
-        if (t->elem->kind == TFX_TYPE_OBJECT || t->elem->kind == TFX_TYPE_TUPLE) {
-            tfx_textbuf_puts(b, "\n");
-            indent(b, level + 1);
-            write_type(ctx, b, t->elem, level + 1);
-            tfx_textbuf_puts(b, ",\n");
-            indent(b, level);
-        } else {
-            write_type(ctx, b, t->elem, level);
-        }
-        tfx_textbuf_puts(b, ")");
-        return;
-    case TFX_TYPE_STRING:
-        tfx_textbuf_puts(b, t == &type_value_type ? "type" : "string");
-        return;
-    case TFX_TYPE_DYNAMIC:
-    case TFX_TYPE_BOOL:
-    case TFX_TYPE_NUMBER:
-        tfx_textbuf_puts(b, tfx_type_friendly(ctx, t));
-        return;
-    }
-}
-
 static const tfx_param type_params[] = {
     {.name = "value", .type = &tfx_type_dynamic, .allow_null = true, .allow_unknown = true,
      .allow_dynamic = true},
@@ -1180,34 +1095,25 @@ static const tfx_param type_params[] = {
 
 /* [fn.type] [fn.type.value] Terraform's console-only type(value): the
  * argument's type (null, unknown and dynamic-typed arguments allowed;
- * marks taken off and put on the result), as a type value marked
- * TFX_TYPE_MARK. */
+ * marks taken off and put on the result), as a known value of the
+ * capsule type `type` (tfx_type_type) marked TFX_TYPE_MARK. */
 static const tfx_value *type_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
                                   const tfx_value *const *args, size_t nargs,
                                   tfx_func_error *err)
 {
-    tfx_textbuf b;
-    const tfx_value *text;
-    tfx_value *v;
-
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
     TFX_UNUSED(err);
-    tfx_textbuf_init(&b, ctx);
-    write_type(ctx, &b, args[0]->type, 0);
-    text = tfx_value_string(ctx, tfx_textbuf_text(&b), b.nbytes);
-    v = tfx_ctx_alloc(ctx, sizeof(*v));
-    *v = *text;
-    v->type = &type_value_type;
-    return tfx_value_mark(ctx, v, tfx_marks_one(ctx, TFX_TYPE_MARK, strlen(TFX_TYPE_MARK)));
+    return tfx_value_mark(ctx, tfx_value_type(ctx, args[0]->type),
+                          tfx_marks_one(ctx, TFX_TYPE_MARK, strlen(TFX_TYPE_MARK)));
 }
 
 const tfx_function tfx_fn_type = {
     .name = "type",
     .params = type_params,
     .nparams = 1,
-    .ret_type = &type_value_type,
+    .ret_type = &tfx_type_type,
     .impl = type_impl,
 };
 

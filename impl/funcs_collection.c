@@ -46,6 +46,7 @@ static const tfx_type *length_type(tfx_ctx *ctx, const tfx_function *fn,
         return &tfx_type_number;
     case TFX_TYPE_BOOL:
     case TFX_TYPE_NUMBER:
+    case TFX_TYPE_CAPSULE: /* [type.capsule] */
         break;
     }
     return tfx_fn_error(err, "argument must be a string, a collection type, or a structural type");
@@ -109,6 +110,7 @@ static const tfx_value *length_impl(tfx_ctx *ctx, const tfx_function *fn, const 
         return collection_length(ctx, coll);
     case TFX_TYPE_BOOL:
     case TFX_TYPE_NUMBER:
+    case TFX_TYPE_CAPSULE: /* [type.capsule] */
         break;
     }
     return tfx_fn_error(err, "impossible value type for length(...)");

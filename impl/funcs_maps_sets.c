@@ -745,6 +745,7 @@ static const tfx_type *setproduct_type(tfx_ctx *ctx, const tfx_function *fn,
         case TFX_TYPE_STRING:
         case TFX_TYPE_MAP:
         case TFX_TYPE_OBJECT:
+        case TFX_TYPE_CAPSULE: /* [type.capsule] */
             return tfx_fn_arg_error(err, (long)i, "a set or a list is required");
         }
     }

@@ -194,6 +194,7 @@ static const tfx_value *transform(tfx_ctx *ctx, const tfx_value *v)
     case TFX_TYPE_BOOL:
     case TFX_TYPE_NUMBER:
     case TFX_TYPE_STRING:
+    case TFX_TYPE_CAPSULE: /* [type.capsule] a leaf */
         break;
     }
     return strip_ephemeral(ctx, nv);

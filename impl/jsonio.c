@@ -1037,6 +1037,7 @@ static const tfx_type *jtype_type(tfx_ctx *ctx, const jtype *t, bool optional)
     case TFX_TYPE_BOOL: return &tfx_type_bool;
     case TFX_TYPE_NUMBER: return &tfx_type_number;
     case TFX_TYPE_STRING: return &tfx_type_str;
+    case TFX_TYPE_CAPSULE: return &tfx_type_type; /* not reached: never decoded */
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
@@ -1109,12 +1110,17 @@ static const char *collection_json(tfx_type_kind kind)
 }
 
 /* Type.MarshalJSON: "string", ["list",T], ["object",{...}] with the
- * attributes in byte order [type.object.names], ["tuple",[...]]. */
+ * attributes in byte order [type.object.names], ["tuple",[...]].  cty
+ * cannot marshal a capsule type; tfexpr writes its name ("type"), which
+ * its readers refuse [type.capsule]. */
 static void put_type(tfx_textbuf *b, const tfx_type *t)
 {
     size_t i;
 
     switch (t->kind) {
+    case TFX_TYPE_CAPSULE:
+        put_json_string(b, t->name, strlen(t->name));
+        return;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
@@ -1654,7 +1660,10 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
         return decode_map(d, raw, ty, path);
     case TFX_TYPE_OBJECT:
         return decode_object(d, raw, ty, path);
+    case TFX_TYPE_CAPSULE:
+        break; /* not reached: the type syntax has no capsule [type.capsule] */
     }
+    fail(d, "%s: a value of a capsule type has no JSON encoding", path);
     return NULL;
 }
 
@@ -2156,6 +2165,14 @@ static bool encode_payload(encoder *e, const tfx_value *v)
         }
         tfx_textbuf_putc(&e->b, '}');
         return true;
+    case TFX_TYPE_CAPSULE: {
+        /* [fn.type.text] a type() result: the text the console prints */
+        size_t n;
+        const char *text = tfx_render_type_in(e->b.ctx, v->as.capsule, &n);
+
+        put_json_string(&e->b, text, n);
+        return true;
+    }
     case TFX_TYPE_DYNAMIC:
         break;
     }
@@ -2254,6 +2271,57 @@ char *tfx_json_encode_typed(const tfx_value *v)
  * Plain JSON out: cty's json.Marshal (jsonencode)
  * ================================================================== */
 
+/* [fn.type.jsonencode] How many of Go's "error calling MarshalJSON"
+ * wrappings Type.MarshalJSON's failure on the first capsule type inside t
+ * gets: one per object or tuple on the way (their attribute and element
+ * types are marshalled through encoding/json, object attributes in name
+ * order), none for a collection (its element type is marshalled
+ * directly).  -1 when t holds no capsule type. */
+static long capsule_depth(const tfx_type *t)
+{
+    switch (t->kind) {
+    case TFX_TYPE_CAPSULE:
+        return 0;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        return capsule_depth(t->elem);
+    case TFX_TYPE_TUPLE:
+    case TFX_TYPE_OBJECT:
+        for (size_t i = 0; i < t->n; i++) {
+            long d = capsule_depth(t->elems[i]);
+
+            if (d >= 0)
+                return d + 1;
+        }
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+/* [fn.type.jsonencode] cty's json.Marshal of a capsule value: Go's
+ * json.Marshal of the encapsulated *cty.Type, which is the type's JSON
+ * syntax, unless the type holds a capsule type, which Type.MarshalJSON
+ * refuses ("type not allowed: type"), wrapped by encoding/json. */
+static bool encode_plain_capsule(encoder *e, const tfx_value *v)
+{
+    long depth = capsule_depth(v->as.capsule);
+    tfx_textbuf msg;
+
+    if (depth < 0) {
+        put_type(&e->b, v->as.capsule);
+        return true;
+    }
+    tfx_textbuf_init(&msg, e->b.ctx);
+    tfx_textbuf_puts(&msg, "json: error calling MarshalJSON for type *cty.Type: ");
+    for (long i = 0; i < depth; i++)
+        tfx_textbuf_puts(&msg, "json: error calling MarshalJSON for type cty.Type: ");
+    tfx_textbuf_puts(&msg, "type not allowed: type");
+    e->error = tfx_textbuf_text(&msg);
+    return false;
+}
+
 /* [fn.jsonencode.result] [fn.jsonencode.number] cty's json.Marshal of v
  * at its own type: marks, unknowns and infinities are errors (the first
  * in document order); null anywhere is null; sets in set order; map and
@@ -2319,6 +2387,8 @@ static bool encode_plain(encoder *e, const tfx_value *v)
         }
         tfx_textbuf_putc(&e->b, '}');
         return true;
+    case TFX_TYPE_CAPSULE:
+        return encode_plain_capsule(e, v);
     case TFX_TYPE_DYNAMIC:
         break;
     }

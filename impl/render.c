@@ -167,7 +167,94 @@ static void console_mapping(tfx_textbuf *b, const tfx_value *v, size_t indent)
     tfx_textbuf_putc(b, '}');
 }
 
-/* One value (FormatValue).  Marks other than "sensitive" are not shown. */
+static void type_indent(tfx_textbuf *b, size_t level)
+{
+    size_t i;
+
+    for (i = 0; i < level; i++)
+        tfx_textbuf_puts(b, "    ");
+}
+
+/* [fn.type.text] Terraform console's rendering of a type: type-constraint
+ * syntax, an object's attributes (by name) and a tuple's elements one per
+ * line with a trailing comma, four spaces per level; a list, set or map of
+ * an object or tuple puts its element on a line of its own, one level
+ * deeper; primitive types by name, `dynamic`, and a capsule type by its
+ * name (`type` for the type of a type() result). */
+static void write_type(tfx_ctx *ctx, tfx_textbuf *b, const tfx_type *t, size_t level)
+{
+    size_t i;
+
+    tfx_ctx_step(ctx);
+    switch (t->kind) {
+    case TFX_TYPE_OBJECT:
+        if (t->n == 0) {
+            tfx_textbuf_puts(b, "object({})");
+            return;
+        }
+        tfx_textbuf_puts(b, "object({\n");
+        for (i = 0; i < t->n; i++) {
+            type_indent(b, level + 1);
+            tfx_textbuf_put(b, t->names[i].s, t->names[i].nbytes);
+            tfx_textbuf_puts(b, ": ");
+            write_type(ctx, b, t->elems[i], level + 1);
+            tfx_textbuf_puts(b, ",\n");
+        }
+        type_indent(b, level);
+        tfx_textbuf_puts(b, "})");
+        return;
+    case TFX_TYPE_TUPLE:
+        if (t->n == 0) {
+            tfx_textbuf_puts(b, "tuple([])");
+            return;
+        }
+        tfx_textbuf_puts(b, "tuple([\n");
+        for (i = 0; i < t->n; i++) {
+            type_indent(b, level + 1);
+            write_type(ctx, b, t->elems[i], level + 1);
+            tfx_textbuf_puts(b, ",\n");
+        }
+        type_indent(b, level);
+        tfx_textbuf_puts(b, "])");
+        return;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+    case TFX_TYPE_MAP:
+        tfx_textbuf_puts(b, t->kind == TFX_TYPE_LIST ? "list(" : t->kind == TFX_TYPE_SET ? "set(" : "map(");
+        if (t->elem->kind == TFX_TYPE_OBJECT || t->elem->kind == TFX_TYPE_TUPLE) {
+            tfx_textbuf_puts(b, "\n");
+            type_indent(b, level + 1);
+            write_type(ctx, b, t->elem, level + 1);
+            tfx_textbuf_puts(b, ",\n");
+            type_indent(b, level);
+        } else {
+            write_type(ctx, b, t->elem, level);
+        }
+        tfx_textbuf_puts(b, ")");
+        return;
+    case TFX_TYPE_DYNAMIC:
+    case TFX_TYPE_BOOL:
+    case TFX_TYPE_NUMBER:
+    case TFX_TYPE_STRING:
+    case TFX_TYPE_CAPSULE:
+        tfx_textbuf_puts(b, tfx_type_friendly(ctx, t));
+        return;
+    }
+}
+
+const char *tfx_render_type_in(tfx_ctx *ctx, const tfx_type *t, size_t *nbytes)
+{
+    tfx_textbuf b;
+
+    tfx_textbuf_init(&b, ctx);
+    write_type(ctx, &b, t, 0);
+    if (nbytes != NULL)
+        *nbytes = b.nbytes;
+    return tfx_textbuf_text(&b);
+}
+
+/* One value (FormatValue).  Marks other than "sensitive" are not shown;
+ * a capsule of type `type` shows the type it holds [fn.type.text]. */
 static void console_value(tfx_textbuf *b, const tfx_value *v, size_t indent)
 {
     if (v->state == TFX_VAL_UNKNOWN) {
@@ -202,6 +289,9 @@ static void console_value(tfx_textbuf *b, const tfx_value *v, size_t indent)
         tfx_textbuf_puts(b, "tomap(");
         console_mapping(b, v, indent);
         tfx_textbuf_putc(b, ')');
+        break;
+    case TFX_TYPE_CAPSULE:
+        write_type(b->ctx, b, v->as.capsule, 0);
         break;
     case TFX_TYPE_DYNAMIC:
         /* cty has no known value of type dynamic. */
@@ -281,6 +371,9 @@ static void debug_value(tfx_textbuf *b, const tfx_value *v)
     case TFX_TYPE_MAP: debug_attrs(b, v, "map{"); break;
     case TFX_TYPE_OBJECT: debug_attrs(b, v, "{"); break;
     case TFX_TYPE_DYNAMIC: tfx_textbuf_puts(b, "null(dynamic)"); break;
+    case TFX_TYPE_CAPSULE:
+        tfx_textbuf_printf(b, "%s(%s)", v->type->name, tfx_type_string(b->ctx, v->as.capsule));
+        break;
     }
     debug_marks(b, v->marks);
 }

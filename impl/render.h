@@ -36,11 +36,17 @@ const char *tfx_render_console_in(tfx_ctx *ctx, const tfx_value *v, size_t *nbyt
  * runs out. */
 char *tfx_render_console(const tfx_value *v);
 
+/* [fn.type.text] The type t as `terraform console` prints a type() result
+ * ("object({\n    a: number,\n})").  In the arena; *nbytes its length
+ * (may be NULL). */
+const char *tfx_render_type_in(tfx_ctx *ctx, const tfx_type *t, size_t *nbytes);
+
 /* --- The notation of the design notes --- */
 
 /* v in the notation of semantics.md 0.3, on one line: "s" (Go-quoted),
  * 1.5, true, [a,b] (tuple), list[a], set[a], map{"k"=v}, {"k"=v}
- * (object), null(T), unknown(T), and a suffix @name for each mark. */
+ * (object), null(T), unknown(T), type(T) for a capsule of type `type`
+ * holding T, and a suffix @name for each mark. */
 const char *tfx_render_debug_value(tfx_ctx *ctx, const tfx_value *v);
 
 /* "VALUE :: TYPE", e.g. `list["a",unknown(string)] :: list(string)`. */

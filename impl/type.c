@@ -10,10 +10,11 @@
 
 #include <string.h>
 
-const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL, NULL};
-const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL, NULL};
-const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL, NULL};
-const tfx_type tfx_type_str = {TFX_TYPE_STRING, NULL, 0, NULL, NULL, NULL};
+const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL, NULL, NULL};
+const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL, NULL, NULL};
+const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL, NULL, NULL};
+const tfx_type tfx_type_str = {TFX_TYPE_STRING, NULL, 0, NULL, NULL, NULL, NULL};
+const tfx_type tfx_type_type = {TFX_TYPE_CAPSULE, NULL, 0, NULL, NULL, NULL, "type"};
 
 /* ---- Strings of bytes ---- */
 
@@ -219,6 +220,8 @@ const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t)
         return &tfx_type_number;
     case TFX_TYPE_STRING:
         return &tfx_type_str;
+    case TFX_TYPE_CAPSULE:
+        return t; /* capsule types are static */
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
@@ -237,7 +240,8 @@ const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t)
 /* ---- Queries [type.equal], [type.dynamic] ---- */
 
 /* [type.equal] Types are equal when they have the same kind and equal
- * element types, attribute names and attribute types (cty's Type.Equals). */
+ * element types, attribute names and attribute types (cty's Type.Equals);
+ * a capsule type equals only itself [type.capsule]. */
 bool tfx_type_equal(const tfx_type *a, const tfx_type *b)
 {
     if (a == b)
@@ -265,6 +269,8 @@ bool tfx_type_equal(const tfx_type *a, const tfx_type *b)
                 !tfx_type_equal(a->elems[i], b->elems[i]))
                 return false;
         return true;
+    case TFX_TYPE_CAPSULE:
+        return false; /* a != b */
     default:
         return true;
     }
@@ -393,6 +399,9 @@ static void type_string(tfx_textbuf *b, const tfx_type *t)
     case TFX_TYPE_STRING:
         tfx_textbuf_puts(b, "string");
         break;
+    case TFX_TYPE_CAPSULE:
+        tfx_textbuf_puts(b, t->name); /* [type.capsule] its name */
+        break;
     case TFX_TYPE_LIST:
     case TFX_TYPE_SET:
     case TFX_TYPE_MAP:
@@ -476,6 +485,9 @@ static void friendly(tfx_textbuf *b, const tfx_type *t, bool constraint)
         break;
     case TFX_TYPE_OBJECT:
         tfx_textbuf_puts(b, "object");
+        break;
+    case TFX_TYPE_CAPSULE:
+        tfx_textbuf_puts(b, t->name); /* [type.capsule] its name, in both */
         break;
     }
 }

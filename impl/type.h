@@ -23,7 +23,9 @@ typedef enum {
     TFX_TYPE_SET,
     TFX_TYPE_MAP,
     TFX_TYPE_TUPLE,
-    TFX_TYPE_OBJECT
+    TFX_TYPE_OBJECT,
+    TFX_TYPE_CAPSULE    /* cty's capsule types [type.capsule]: opaque values
+                           of a named type; tfx_type_type is the only one */
 } tfx_type_kind;
 
 /* A string of bytes: valid UTF-8 in NFC where the spec says so,
@@ -46,6 +48,7 @@ struct tfx_type {
     const bool *optional;          /* OBJECT: NULL, or whether names[i] is an
                                       optional attribute [conv.object.optional];
                                       only type constraints have them */
+    const char *name;              /* CAPSULE: the type's name ("type") */
 };
 
 extern const tfx_type tfx_type_dynamic;
@@ -53,6 +56,11 @@ extern const tfx_type tfx_type_bool;
 extern const tfx_type tfx_type_number;
 /* The string type (named _str because tfx_type_string is the printer). */
 extern const tfx_type tfx_type_str;
+/* The capsule type named "type" [type.capsule] [fn.type.value]: the type
+ * of a type() result, whose encapsulated value is a tfx_type.  A capsule
+ * type equals only itself (compared by address, as cty compares its
+ * capsule types). */
+extern const tfx_type tfx_type_type;
 
 /* Byte-wise comparison of strings (a prefix sorts first): <0, 0, >0. */
 int tfx_str_cmp(tfx_str a, tfx_str b);

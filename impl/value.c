@@ -302,6 +302,17 @@ const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t)
     return new_value(ctx, t, TFX_VAL_UNKNOWN);
 }
 
+/* [type.capsule] */
+const tfx_value *tfx_value_type(tfx_ctx *ctx, const tfx_type *t)
+{
+    tfx_value *v = new_value(ctx, &tfx_type_type, TFX_VAL_KNOWN);
+    tfx_type *box = tfx_ctx_alloc(ctx, sizeof *box);
+
+    *box = *t;
+    v->as.capsule = box;
+    return v;
+}
+
 static const tfx_value **copy_items(tfx_ctx *ctx, const tfx_value *const *items, size_t n)
 {
     const tfx_value **copy = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_value *));
@@ -621,6 +632,11 @@ static void hash_value(tfx_textbuf *b, const tfx_value *v)
         }
         tfx_textbuf_putc(b, '>');
         break;
+    case TFX_TYPE_CAPSULE:
+        /* [set.hash.capsule] a capsule type without a hash of its own:
+         * the same bytes for every value, U+00AB ? U+00BB */
+        tfx_textbuf_puts(b, "\xc2\xab?\xc2\xbb");
+        break;
     case TFX_TYPE_DYNAMIC:
         break;
     }
@@ -879,6 +895,10 @@ static tfx_tri equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b)
     case TFX_TYPE_MAP:
     case TFX_TYPE_OBJECT:
         return equals_by_key(ctx, a, b);
+    case TFX_TYPE_CAPSULE:
+        /* [value.eq.capsule] a capsule without an equality of its own:
+         * the same encapsulated pointer (each type() result has its own) */
+        return a->as.capsule == b->as.capsule ? TFX_TRI_TRUE : TFX_TRI_FALSE;
     case TFX_TYPE_DYNAMIC:
         break;
     }
@@ -923,6 +943,8 @@ static bool raw_equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b)
                 !raw_equals(ctx, a->as.attrs.vals[i], b->as.attrs.vals[i]))
                 return false;
         return true;
+    case TFX_TYPE_CAPSULE:
+        return a->as.capsule == b->as.capsule; /* [value.eq.capsule] */
     case TFX_TYPE_DYNAMIC:
         break;
     }
@@ -1294,6 +1316,13 @@ const tfx_value *tfx_value_copy(tfx_ctx *dst, const tfx_value *v)
             r->as.attrs.keys = keys;
         }
         r->as.attrs.vals = vals;
+        break;
+    }
+    case TFX_TYPE_CAPSULE: {
+        tfx_type *box = tfx_ctx_alloc(dst, sizeof *box);
+
+        *box = *tfx_type_copy(dst, v->as.capsule);
+        r->as.capsule = box;
         break;
     }
     default:

@@ -57,6 +57,10 @@ struct tfx_value {
             const tfx_value *const *vals;
             size_t n;
         } attrs;                        /* MAP, OBJECT */
+        const tfx_type *capsule;        /* CAPSULE (tfx_type_type): the
+                                           encapsulated type, in a box of
+                                           the value's own whose address is
+                                           its identity [value.eq.capsule] */
     } as;
 };
 
@@ -96,6 +100,11 @@ const tfx_value *tfx_value_string(tfx_ctx *ctx, const char *s, size_t nbytes);
 /* s[0..nbytes), already NFC, not copied (must outlive the value). */
 const tfx_value *tfx_value_string_raw(tfx_ctx *ctx, const char *s, size_t nbytes);
 const tfx_value *tfx_value_null(tfx_ctx *ctx, const tfx_type *t);
+/* [type.capsule] A known value of the capsule type tfx_type_type holding
+ * the type t (cty.CapsuleVal(type, &t)): t is copied into a new box, so
+ * the value equals no other capsule value, as each cty.CapsuleVal holds
+ * a pointer of its own. */
+const tfx_value *tfx_value_type(tfx_ctx *ctx, const tfx_type *t);
 const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t);
 
 /* Collections: every item must have type elem exactly (a null or unknown

@@ -406,7 +406,8 @@ static bool check_conversion(json_t *c, char **why)
 static bool check_case(json_t *c, char **why)
 {
     static const char *const modes[] = {"expression", "template", NULL};
-    static const char *const requests[] = {"eval", "parse", "convert", "refs", NULL};
+    static const char *const requests[] = {"eval", "parse", "convert", "refs", "console",
+                                           NULL};
     static const char *const lists[] = {"profiles", "requires", "tags", "spec",
                                         NULL};
     json_t *input = json_object_get(c, "input");
@@ -429,8 +430,8 @@ static bool check_case(json_t *c, char **why)
         return false;
     }
     if (request != NULL && !one_of(json_string_value(request), requests)) {
-        *why = rn_xstrdup("\"request\" must be \"eval\", \"parse\", \"convert\" "
-                          "or \"refs\"");
+        *why = rn_xstrdup("\"request\" must be \"eval\", \"parse\", \"convert\", "
+                          "\"refs\" or \"console\"");
         return false;
     }
     if (!check_conversion(c, why))

@@ -9,8 +9,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "convert.h"
 
 static tfx_ctx *C;
 
@@ -657,6 +659,57 @@ static void test_limits(void)
     tfx_ctx_free(&small);
 }
 
+/* [type.capsule] [value.eq.capsule] [set.hash.capsule] [conv.capsule]
+ * The capsule type `type` and its values. */
+static void test_capsule(void)
+{
+    const tfx_type *lt = tfx_type_list(C, &tfx_type_number);
+    const tfx_value *a = tfx_value_type(C, &tfx_type_number);
+    const tfx_value *b = tfx_value_type(C, &tfx_type_number);
+    const tfx_value *items[3];
+    const tfx_value *set;
+    const tfx_value *copy;
+    const char *why = NULL;
+
+    CHECK(tfx_type_equal(&tfx_type_type, &tfx_type_type));
+    CHECK(!tfx_type_equal(&tfx_type_type, &tfx_type_str));
+    CHECK(!tfx_type_equal(&tfx_type_str, &tfx_type_type));
+    CHECK(strcmp(tfx_type_friendly(C, &tfx_type_type), "type") == 0);
+    CHECK(strcmp(tfx_type_friendly_constraint(C, &tfx_type_type), "type") == 0);
+    CHECK(strcmp(tfx_type_string(C, tfx_type_list(C, &tfx_type_type)), "list(type)") == 0);
+    CHECK(!tfx_type_has_dynamic(&tfx_type_type));
+    CHECK(tfx_type_copy(C, &tfx_type_type) == &tfx_type_type);
+    /* each value its own identity; equal to itself */
+    CHECK(tfx_value_equals(C, a, a) == TFX_TRI_TRUE);
+    CHECK(tfx_value_equals(C, a, b) == TFX_TRI_FALSE);
+    CHECK(tfx_value_equals(C, a, S("number")) == TFX_TRI_FALSE);
+    CHECK(tfx_value_length(a) == 0);
+    CHECK(tfx_type_equal(a->as.capsule, &tfx_type_number));
+    /* a set keeps both (the same hash, not equal) and drops a repeat */
+    items[0] = a;
+    items[1] = b;
+    items[2] = a;
+    set = tfx_value_set(C, &tfx_type_type, items, 3);
+    CHECK(tfx_value_length(set) == 2);
+    CHECK(tfx_value_set_cmp(C, a, b) == 0);
+    CHECK(tfx_value_set_same(C, a, a) && !tfx_value_set_same(C, a, b));
+    /* a copy holds an equal type in a box of its own */
+    copy = tfx_value_copy(C, tfx_value_type(C, lt));
+    CHECK(copy->type == &tfx_type_type && tfx_type_equal(copy->as.capsule, lt));
+    /* conversions: to itself and dynamic only */
+    CHECK(tfx_convert(C, a, &tfx_type_type, TFX_CONVERT_SAFE, &why) == a);
+    CHECK(tfx_convert(C, a, &tfx_type_dynamic, TFX_CONVERT_UNSAFE, &why) == a);
+    why = NULL;
+    CHECK(tfx_convert(C, a, &tfx_type_str, TFX_CONVERT_UNSAFE, &why) == NULL);
+    CHECK(why != NULL && strcmp(why, "string required") == 0);
+    why = NULL;
+    CHECK(tfx_convert(C, S("number"), &tfx_type_type, TFX_CONVERT_UNSAFE, &why) == NULL);
+    CHECK(why != NULL && strcmp(why, "type required") == 0);
+    CHECK(tfx_value_is_null(tfx_convert(C, &tfx_value_dynamic_null, &tfx_type_type,
+                                        TFX_CONVERT_UNSAFE, &why)));
+    CHECK(tfx_convert(C, &tfx_value_dynamic_null, &tfx_type_type, TFX_CONVERT_SAFE, &why) == NULL);
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     (void)arg;
@@ -668,6 +721,7 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_set_structural();
     test_set_large();
     test_equals();
+    test_capsule();
 }
 
 int main(void)

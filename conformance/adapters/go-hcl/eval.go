@@ -57,10 +57,11 @@ type diagJSON struct {
 // hclsyntax.ParseExpression or hclsyntax.ParseTemplate from line 1,
 // column 1, byte 0, then Value with the case's variables and Terraform's
 // function table for a module (functions.go); for a "convert" request, the
-// value is then converted (convert.go). A "console" request (the adapter's
-// own, which the runner does not send yet) evaluates as an "eval" one but
-// with the table of `terraform console` (with type, without plantimestamp)
-// and answers a type() result as the console prints it (consoleResult).
+// value is then converted (convert.go). A "console" request
+// (conformance/README.md, "Console requests") evaluates as an "eval" one
+// but with the table of `terraform console` (with type, without
+// plantimestamp) and answers a type() result as the console prints it
+// (consoleResult).
 func runCase(c *caseRequest) runAnswer {
 	request := "eval"
 	if c.Request != nil {

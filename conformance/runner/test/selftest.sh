@@ -133,6 +133,20 @@ run convert-text --adapter "$(q "$FAKE")" --filter id:C0000004 "$CASES"
 status convert-text 1
 has convert-text out "convert to: set(number) (unsafe)"
 
+# Console requests: the request arrives as "console", and the answers are
+# compared like eval answers: a wrong text of a type, or a value where the
+# console refuses the use of type(), fails; the case that requires
+# request.console runs only when the adapter declares it.
+run console --adapter "$(q "$FAKE") --caps mode.expression,request.console" --format json \
+    --filter 'file:*/console.json' "$CASES"
+status console 1
+pycheck outcomes "$TMP/console.out" K0000001=pass K0000002=pass K0000005=pass \
+    K0000006=pass "K0000003=fail[value]" "K0000004=fail[outcome]"
+run console-nocap --adapter "$(q "$FAKE")" --format json --filter 'file:*/console.json' "$CASES"
+status console-nocap 1
+pycheck outcomes "$TMP/console-nocap.out" K0000006=skipped "K0000006~request.console" \
+    "K0000003=fail[value]"
+
 # Refs requests: lists of traversals compared by root, steps and keys (the
 # refs level), then every range (range, position); with request.refs
 # declared, the case that requires it runs.
