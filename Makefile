@@ -65,7 +65,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(wildcard impl/test/test_*.c)
-TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_eval.c impl/test/numdump.c impl/test/regexdump.c
+TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_eval.c impl/test/numdump.c impl/test/regexdump.c impl/test/gzipdump.c
 UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
 RUNNER_SRC := $(wildcard conformance/runner/*.c)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -212,6 +212,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-format-cases --record
 	$(PYTHON) tools/gen-tf-function-cases --record
 	$(PYTHON) tools/gen-closure-cases --record
+	$(PYTHON) tools/gen-gzip-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.
@@ -258,10 +259,11 @@ lint-scan: | $(DEPS_OK)
 -include tools/numdiff.mk
 -include tools/difftest.mk
 -include tools/regexdiff.mk
+-include tools/gzipdiff.mk
 
 # ---------------------------------------------------------------------------
 
-check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke regexdiff-smoke fuzz-replay fuzz-smoke asan lint
+check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke regexdiff-smoke gzipdiff-smoke fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 
 install: all

@@ -18,7 +18,7 @@
 .PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
 
 FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval \
-                  fuzz_collections fuzz_regex
+                  fuzz_collections fuzz_regex fuzz_deflate
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -37,6 +37,9 @@ FUZZ_SEEDS_fuzz_collections    := expression
 # fuzz_regex reads pattern NUL subject NUL template: its seeds are the
 # seed-* inputs of fuzz/regressions/fuzz_regex/.
 FUZZ_SEEDS_fuzz_regex          :=
+# fuzz_deflate reads a mode byte and data: its seeds are the seed-* inputs
+# of fuzz/regressions/fuzz_deflate/.
+FUZZ_SEEDS_fuzz_deflate        :=
 
 FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
                              conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)
