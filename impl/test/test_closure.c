@@ -224,6 +224,39 @@ static void test_type(void)
     CHECK_STR(eval("true ? type(1) : type(\"a\")"), "number");
     CHECK(strncmp(eval("true ? type(1) : \"a\""), "Inconsistent conditional result types", 37)
           == 0);
+    /* [conv.capsule] the capsule converts to nothing else: tostring and
+     * the other to* functions fail as upstream's do */
+    CHECK_STR(eval("tostring(type(1))"),
+              "Invalid function argument: Invalid value for \"v\" parameter: cannot convert type "
+              "to string.");
+    CHECK_STR(eval("convert(type(1), string)"),
+              "Invalid function argument: Invalid value for \"value\" parameter: string required.");
+    CHECK_STR(eval("convert(type(1), any)"), "number");
+    CHECK_STR(eval("type(1) + 1"),
+              "Invalid operand: Unsuitable value for left operand: number required.");
+    CHECK_STR(eval("\"a${type(1)}\""),
+              "Invalid template interpolation value: Cannot include the given value in a string "
+              "template: string required.");
+    CHECK_STR(eval("\"${type(1)}\""), "number");
+    CHECK_STR(eval("type(1).a"), "Unsupported attribute: This value does not have any attributes.");
+    CHECK_STR(eval("type(1)[0]"), "Invalid index: This value does not have any indices.");
+    CHECK_STR(eval("length(type(1))"),
+              "Error in function call: Call to function \"length\" failed: argument must be a "
+              "string, a collection type, or a structural type.");
+    CHECK_STR(eval("true ? type(1) : null"), "number");
+    CHECK_STR(eval("false ? type(1) : null"), "null /* type */");
+    CHECK_STR(eval("sensitive(type(1))"), "number");
+    /* [fn.type.jsonencode] */
+    CHECK_STR(eval("can(jsonencode(type(1)))"), "true");
+    CHECK_STR(eval("jsonencode(type(type(1)))"),
+              "Error in function call: Call to function \"jsonencode\" failed: json: error "
+              "calling MarshalJSON for type *cty.Type: type not allowed: type.");
+    CHECK_STR(eval("jsonencode({a = type({b = [type(1)]})})"),
+              "Error in function call: Call to function \"jsonencode\" failed: json: error "
+              "calling MarshalJSON for type *cty.Type: json: error calling MarshalJSON for type "
+              "cty.Type: json: error calling MarshalJSON for type cty.Type: type not allowed: "
+              "type.");
+    CHECK_STR(eval("try(jsonencode(type(tolist([type(1)]))), 0)"), "0");
 
     /* the JSON and type of a type result */
     src = tfx_source_parse(NULL, "type([1])", 9, TFX_MODE_EXPRESSION, NULL);
