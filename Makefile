@@ -213,6 +213,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-tf-function-cases --record
 	$(PYTHON) tools/gen-closure-cases --record
 	$(PYTHON) tools/gen-gzip-cases --record
+	$(PYTHON) tools/gen-crypto-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.
