@@ -214,6 +214,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-closure-cases --record
 	$(PYTHON) tools/gen-gzip-cases --record
 	$(PYTHON) tools/gen-crypto-cases --record
+	$(PYTHON) tools/gen-cidr-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.
