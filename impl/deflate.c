@@ -3,9 +3,9 @@
  * member format, written from their description (spec/functions-gzip.md).
  *
  * The compressor keeps Go's state exactly, because every detail shows in
- * the bytes: a 64 KiB window that slides by 32 KiB, hash chains over 4-byte
+ * the bytes: a 64 KiB buffer that slides by 32 KiB, hash chains over 4-byte
  * prefixes whose positions carry an offset, lazy matching with the level's
- * good/lazy/nice/chain parameters, blocks of at most 16,384 tokens, and for
+ * lazy/nice/chain parameters, blocks of at most 16,384 tokens, and for
  * each block the smallest of stored, fixed and dynamic Huffman coding as
  * Go estimates them, with Go's length-limited code construction.
  */
