@@ -212,6 +212,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-format-cases --record
 	$(PYTHON) tools/gen-tf-function-cases --record
 	$(PYTHON) tools/gen-closure-cases --record
+	$(PYTHON) tools/gen-yaml-cases --record
 	$(PYTHON) tools/gen-gzip-cases --record
 	$(PYTHON) tools/gen-crypto-cases --record
 	$(PYTHON) tools/gen-cidr-cases --record
