@@ -216,6 +216,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-gzip-cases --record
 	$(PYTHON) tools/gen-crypto-cases --record
 	$(PYTHON) tools/gen-cidr-cases --record
+	$(PYTHON) tools/gen-encoding-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.

@@ -3,12 +3,18 @@
  * stdlib JSONEncodeFunc, which Terraform registers as it is.  The JSON
  * text itself is jsonio's (cty's json.Marshal).
  */
+#include <errno.h>
+#include <iconv.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+
+#include <nettle/base64.h>
 
 #include "common.h"
 #include "funcs_internal.h"
 #include "jsonio.h"
+#include "text.h"
 
 /* Any value, null included; unknown and marked ones are the machinery's
  * (an unknown argument gives an unknown string; marks anywhere in the
@@ -379,10 +385,1150 @@ static const tfx_function tfx_fn_jsondecode = {.name = "jsondecode",
                                                .ret_type = NULL,
                                                .impl = jsondecode_impl};
 
+/* ---- base64encode, base64decode, urlencode ---- */
+
+/* Terraform's own encoding functions (internal/lang/funcs/encoding.go):
+ * one string parameter each; base64decode alone takes unknown and marked
+ * arguments itself [fn.base64decode.marks]. */
+static const tfx_param str_params[] = {
+    {.name = "str", .type = &tfx_type_str},
+};
+
+/* Standard base64 with padding of bytes[0..n), as a string value. */
+static const tfx_value *base64_value(tfx_ctx *ctx, const unsigned char *bytes, size_t n)
+{
+    size_t len;
+    char *out;
+
+    if (n > (SIZE_MAX - 2) / 4 * 3 - 3)
+        tfx_ctx_check_string(ctx, SIZE_MAX);
+    len = BASE64_ENCODE_RAW_LENGTH(n);
+    tfx_ctx_check_string(ctx, len);
+    out = tfx_ctx_alloc(ctx, len + 1);
+    base64_encode_raw(out, n, bytes);
+    out[len] = '\0';
+    return tfx_value_string_raw(ctx, out, len);
+}
+
+/* [fn.base64encode] The UTF-8 bytes of str in standard base64 (RFC 4648
+ * section 4) with "=" padding (Nettle's encoder gives the same text as
+ * Go's StdEncoding). */
+static const tfx_value *base64encode_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                          const tfx_type *ret, const tfx_value *const *args,
+                                          size_t nargs, tfx_func_error *err)
+{
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    return base64_value(ctx, (const unsigned char *)args[0]->as.string.s,
+                        args[0]->as.string.nbytes);
+}
+
+static const tfx_function tfx_fn_base64encode = {.name = "base64encode",
+                                                 .params = str_params,
+                                                 .nparams = TFX_COUNTOF(str_params),
+                                                 .varparam = NULL,
+                                                 .type = NULL,
+                                                 .ret_type = &tfx_type_str,
+                                                 .impl = base64encode_impl};
+
+/* The value of a standard base64 character, 0xff for any other byte. */
+static unsigned base64_digit(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return (unsigned)(c - 'A');
+    if (c >= 'a' && c <= 'z')
+        return (unsigned)(c - 'a') + 26;
+    if (c >= '0' && c <= '9')
+        return (unsigned)(c - '0') + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return 0xff;
+}
+
+/* [fn.base64.decode] Go 1.19's StdEncoding.DecodeString of src[0..n):
+ * groups of four characters, '\r' and '\n' skipped anywhere, "=" padding
+ * required, bits after the data in the last group ignored.  Returns the
+ * bytes (in the arena, *out_n of them) or NULL with *offset the byte
+ * offset of Go's CorruptInputError, computed as Go computes it. */
+static unsigned char *base64_decode(tfx_ctx *ctx, const unsigned char *src, size_t n,
+                                    size_t *out_n, size_t *offset)
+{
+    unsigned char *dst = tfx_ctx_alloc(ctx, n / 4 * 3 + 3);
+    size_t si = 0, dn = 0;
+
+    while (si < n) {
+        unsigned dbuf[4] = {0, 0, 0, 0};
+        size_t dlen = 4;
+        bool end = false;
+
+        tfx_ctx_step(ctx);
+        for (size_t j = 0; j < 4; j++) {
+            unsigned char in;
+            unsigned out;
+
+            if (si == n) {
+                if (j == 0) {
+                    *out_n = dn;
+                    return dst;
+                }
+                *offset = si - j; /* j == 1, or padding missing */
+                return NULL;
+            }
+            in = src[si++];
+            out = base64_digit(in);
+            if (out != 0xff) {
+                dbuf[j] = out;
+                continue;
+            }
+            if (in == '\n' || in == '\r') {
+                j--;
+                continue;
+            }
+            if (in != '=' || j < 2) {
+                *offset = si - 1;
+                return NULL;
+            }
+            if (j == 2) { /* "==" expected: skip line ends to the second '=' */
+                while (si < n && (src[si] == '\n' || src[si] == '\r'))
+                    si++;
+                if (si == n) {
+                    *offset = n;
+                    return NULL;
+                }
+                if (src[si] != '=') {
+                    *offset = si - 1;
+                    return NULL;
+                }
+                si++;
+            }
+            while (si < n && (src[si] == '\n' || src[si] == '\r'))
+                si++;
+            if (si < n) { /* trailing garbage */
+                *offset = si;
+                return NULL;
+            }
+            dlen = j;
+            end = true;
+            break;
+        }
+        {
+            unsigned long val = (unsigned long)dbuf[0] << 18 | (unsigned long)dbuf[1] << 12 |
+                                (unsigned long)dbuf[2] << 6 | dbuf[3];
+
+            dst[dn] = (unsigned char)(val >> 16);
+            if (dlen >= 3)
+                dst[dn + 1] = (unsigned char)(val >> 8);
+            if (dlen == 4)
+                dst[dn + 2] = (unsigned char)val;
+            dn += dlen - 1;
+        }
+        if (end)
+            break;
+    }
+    *out_n = dn;
+    return dst;
+}
+
+/* Unknown and marked arguments are the implementation's own. */
+static const tfx_param base64decode_params[] = {
+    {.name = "str", .type = &tfx_type_str, .allow_unknown = true, .allow_marked = true},
+};
+
+/* [fn.base64decode] [fn.base64decode.marks] An unknown str gives an
+ * unknown string with str's marks; a known one is decoded
+ * ([fn.base64.decode]): failure is the plain error "failed to decode
+ * base64 data <str Go-quoted>" ("(sensitive value)" instead of the text
+ * when str is sensitive); bytes that are not UTF-8 the plain error "the
+ * result of decoding the provided string is not valid UTF-8"; else the
+ * text (NFC) with str's marks. */
+static const tfx_value *base64decode_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                          const tfx_type *ret, const tfx_value *const *args,
+                                          size_t nargs, tfx_func_error *err)
+{
+    const tfx_marks *marks = NULL;
+    const tfx_value *str = tfx_value_unmark(ctx, args[0], &marks);
+    const unsigned char *bytes;
+    size_t n = 0, offset = 0;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(nargs);
+    if (!tfx_value_is_known(str))
+        return tfx_value_mark(ctx, tfx_value_unknown(ctx, ret), marks);
+    bytes = base64_decode(ctx, (const unsigned char *)str->as.string.s, str->as.string.nbytes,
+                          &n, &offset);
+    if (bytes == NULL)
+        return tfx_fn_error(
+            err, tfx_ctx_printf(ctx, "failed to decode base64 data %s",
+                                tfx_marks_has(marks, "sensitive")
+                                    ? "(sensitive value)"
+                                    : tfx_textbuf_quoted(ctx, str->as.string.s,
+                                                         str->as.string.nbytes)));
+    if (!tfx_text_valid(bytes, n))
+        return tfx_fn_error(err, "the result of decoding the provided string is not valid UTF-8");
+    return tfx_value_mark(ctx, tfx_value_string(ctx, (const char *)bytes, n), marks);
+}
+
+static const tfx_function tfx_fn_base64decode = {.name = "base64decode",
+                                                 .params = base64decode_params,
+                                                 .nparams = TFX_COUNTOF(base64decode_params),
+                                                 .varparam = NULL,
+                                                 .type = NULL,
+                                                 .ret_type = &tfx_type_str,
+                                                 .impl = base64decode_impl};
+
+/* [fn.urlencode] Go's url.QueryEscape: A-Z a-z 0-9 - _ . ~ kept, a space
+ * as "+", every other byte of the UTF-8 text as %XX (upper-case hex). */
+static const tfx_value *urlencode_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
+                                       const tfx_value *const *args, size_t nargs,
+                                       tfx_func_error *err)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const unsigned char *s = (const unsigned char *)args[0]->as.string.s;
+    size_t n = args[0]->as.string.nbytes, k = 0;
+    char *out;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    TFX_UNUSED(err);
+    if (n > SIZE_MAX / 3 - 1)
+        tfx_ctx_check_string(ctx, SIZE_MAX);
+    tfx_ctx_check_string(ctx, n);
+    out = tfx_ctx_alloc(ctx, 3 * n + 1);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '-' || c == '_' || c == '.' || c == '~') {
+            out[k++] = (char)c;
+        } else if (c == ' ') {
+            out[k++] = '+';
+        } else {
+            out[k++] = '%';
+            out[k++] = hex[c >> 4];
+            out[k++] = hex[c & 15];
+        }
+    }
+    out[k] = '\0';
+    tfx_ctx_check_string(ctx, k);
+    return tfx_value_string_raw(ctx, out, k);
+}
+
+static const tfx_function tfx_fn_urlencode = {.name = "urlencode",
+                                              .params = str_params,
+                                              .nparams = TFX_COUNTOF(str_params),
+                                              .varparam = NULL,
+                                              .type = NULL,
+                                              .ret_type = &tfx_type_str,
+                                              .impl = urlencode_impl};
+
+/* ---- textencodebase64, textdecodebase64 ---- */
+
+/* How an encoding is converted [fn.textencoding.convert]. */
+typedef enum {
+    TX_ASCII,   /* bytes 0-127 only */
+    TX_UTF8,
+    TX_UTF16,   /* big-endian; a BOM written, and read when present */
+    TX_UTF16BE, /* no BOM handling */
+    TX_UTF16LE,
+    TX_SBCS,    /* one byte per character: a table made with iconv */
+    TX_ICONV,   /* a multi-byte encoding: glibc's iconv */
+    TX_HZ       /* HZ-GB-2312 over glibc's GBK */
+} tx_kind;
+
+/* A correction of iconv's table for a single-byte encoding: the byte's
+ * code point in x/text (-1: undefined). */
+typedef struct {
+    unsigned char byte;
+    int32_t cp;
+} tx_fix;
+
+typedef struct {
+    const char *name;  /* x/text 0.7.0's canonical IANA name */
+    const char *iconv; /* glibc's name */
+    const tx_fix *fixes;
+    size_t nfixes;
+    tx_kind kind;
+    bool no_c1; /* x/text leaves 0x80-0x9F undefined */
+} tx_encoding;
+
+static const tx_fix koi8u_fixes[] = {{0xae, 0x045e}, {0xbe, 0x040e}};
+static const tx_fix mac_fixes[] = {{0xc6, 0x2206}, {0xf0, 0xf8ff}};
+static const tx_fix cp1255_fixes[] = {{0xca, 0x05ba}};
+
+#define TX(n, k, i) {.name = (n), .iconv = (i), .kind = (k)}
+#define SB(n, i) TX(n, TX_SBCS, i)
+#define SBISO(n, i) {.name = (n), .iconv = (i), .kind = TX_SBCS, .no_c1 = true}
+#define SBFIX(n, i, f) {.name = (n), .iconv = (i), .fixes = (f), .nfixes = TFX_COUNTOF(f), .kind = TX_SBCS}
+#define MB(n, i) TX(n, TX_ICONV, i)
+
+/* [fn.textencoding.names] The encodings x/text 0.7.0's ianaindex gives an
+ * implementation for, by canonical name (in byte order), with the glibc
+ * converter used for each [fn.textencoding.convert]. */
+static const tx_encoding tx_encodings[] = {
+    MB("Big5", "BIG5-HKSCS"),
+    MB("EUC-KR", "CP949"),
+    MB("Extended_UNIX_Code_Packed_Format_for_Japanese", "EUC-JP"),
+    MB("GB18030", "GB18030"),
+    MB("GBK", "GBK"),
+    TX("HZ-GB-2312", TX_HZ, "GBK"),
+    SB("IBM00858", "IBM858"),
+    SB("IBM01140", "IBM1140"),
+    SB("IBM037", "IBM037"),
+    SB("IBM1047", "IBM1047"),
+    SB("IBM437", "IBM437"),
+    SB("IBM850", "IBM850"),
+    SB("IBM852", "IBM852"),
+    SB("IBM855", "IBM855"),
+    SB("IBM860", "IBM860"),
+    SB("IBM862", "IBM862"),
+    SB("IBM863", "IBM863"),
+    SB("IBM865", "IBM865"),
+    SB("IBM866", "IBM866"),
+    MB("ISO-2022-JP", "ISO-2022-JP"),
+    SBISO("ISO-8859-10", "ISO-8859-10"),
+    SBISO("ISO-8859-13", "ISO-8859-13"),
+    SBISO("ISO-8859-14", "ISO-8859-14"),
+    SBISO("ISO-8859-15", "ISO-8859-15"),
+    SBISO("ISO-8859-16", "ISO-8859-16"),
+    SB("ISO_8859-1:1987", "ISO-8859-1"),
+    SBISO("ISO_8859-2:1987", "ISO-8859-2"),
+    SBISO("ISO_8859-3:1988", "ISO-8859-3"),
+    SBISO("ISO_8859-4:1988", "ISO-8859-4"),
+    SBISO("ISO_8859-5:1988", "ISO-8859-5"),
+    SBISO("ISO_8859-6-E", "ISO-8859-6"),
+    SBISO("ISO_8859-6-I", "ISO-8859-6"),
+    SBISO("ISO_8859-6:1987", "ISO-8859-6"),
+    SBISO("ISO_8859-7:1987", "ISO-8859-7"),
+    SBISO("ISO_8859-8-E", "ISO-8859-8"),
+    SBISO("ISO_8859-8-I", "ISO-8859-8"),
+    SBISO("ISO_8859-8:1988", "ISO-8859-8"),
+    SB("ISO_8859-9:1989", "ISO-8859-9"),
+    SB("KOI8-R", "KOI8-R"),
+    SBFIX("KOI8-U", "KOI8-U", koi8u_fixes),
+    MB("Shift_JIS", "CP932"),
+    TX("US-ASCII", TX_ASCII, NULL),
+    TX("UTF-16", TX_UTF16, NULL),
+    TX("UTF-16BE", TX_UTF16BE, NULL),
+    TX("UTF-16LE", TX_UTF16LE, NULL),
+    TX("UTF-8", TX_UTF8, NULL),
+    SBFIX("macintosh", "MACINTOSH", mac_fixes),
+    SB("windows-1250", "CP1250"),
+    SB("windows-1251", "CP1251"),
+    SB("windows-1252", "CP1252"),
+    SB("windows-1253", "CP1253"),
+    SB("windows-1254", "CP1254"),
+    SBFIX("windows-1255", "CP1255", cp1255_fixes),
+    SB("windows-1256", "CP1256"),
+    SB("windows-1257", "CP1257"),
+    SB("windows-1258", "CP1258"),
+    SB("windows-874", "CP874"),
+};
+
+typedef struct {
+    const char *alias; /* lower case */
+    unsigned char enc; /* index into tx_encodings */
+} tx_alias;
+
+/* Every name and alias of those encodings in x/text 0.7.0's index, in
+ * lower case, sorted by bytes (names the index knows without an
+ * implementation are not here: they fail the same way as unknown ones). */
+static const tx_alias tx_aliases[] = {
+    {"437", 10},
+    {"850", 11},
+    {"852", 12},
+    {"855", 13},
+    {"860", 14},
+    {"862", 15},
+    {"863", 16},
+    {"865", 17},
+    {"866", 18},
+    {"ansi_x3.4-1968", 41},
+    {"ansi_x3.4-1986", 41},
+    {"arabic", 32},
+    {"asmo-708", 32},
+    {"big5", 0},
+    {"ccsid00858", 6},
+    {"ccsid01140", 7},
+    {"cp00858", 6},
+    {"cp01140", 7},
+    {"cp037", 8},
+    {"cp367", 41},
+    {"cp437", 10},
+    {"cp819", 25},
+    {"cp850", 11},
+    {"cp852", 12},
+    {"cp855", 13},
+    {"cp860", 14},
+    {"cp862", 15},
+    {"cp863", 16},
+    {"cp865", 17},
+    {"cp866", 18},
+    {"cp936", 4},
+    {"csascii", 41},
+    {"csbig5", 0},
+    {"cseuckr", 1},
+    {"cseucpkdfmtjapanese", 2},
+    {"csgb18030", 3},
+    {"csgbk", 4},
+    {"csibm00858", 6},
+    {"csibm01140", 7},
+    {"csibm037", 8},
+    {"csibm1047", 9},
+    {"csibm855", 13},
+    {"csibm860", 14},
+    {"csibm863", 16},
+    {"csibm865", 17},
+    {"csibm866", 18},
+    {"csiso2022jp", 19},
+    {"csiso885913", 21},
+    {"csiso885914", 22},
+    {"csiso885915", 23},
+    {"csiso885916", 24},
+    {"csiso88596e", 30},
+    {"csiso88596i", 31},
+    {"csiso88598e", 34},
+    {"csiso88598i", 35},
+    {"csisolatin1", 25},
+    {"csisolatin2", 26},
+    {"csisolatin3", 27},
+    {"csisolatin4", 28},
+    {"csisolatin5", 37},
+    {"csisolatin6", 20},
+    {"csisolatinarabic", 32},
+    {"csisolatincyrillic", 29},
+    {"csisolatingreek", 33},
+    {"csisolatinhebrew", 36},
+    {"cskoi8r", 38},
+    {"cskoi8u", 39},
+    {"csmacintosh", 46},
+    {"cspc850multilingual", 11},
+    {"cspc862latinhebrew", 15},
+    {"cspc8codepage437", 10},
+    {"cspcp852", 12},
+    {"csshiftjis", 40},
+    {"csutf16", 42},
+    {"csutf16be", 43},
+    {"csutf16le", 44},
+    {"csutf8", 45},
+    {"cswindows1250", 47},
+    {"cswindows1251", 48},
+    {"cswindows1252", 49},
+    {"cswindows1253", 50},
+    {"cswindows1254", 51},
+    {"cswindows1255", 52},
+    {"cswindows1256", 53},
+    {"cswindows1257", 54},
+    {"cswindows1258", 55},
+    {"cswindows874", 56},
+    {"cyrillic", 29},
+    {"ebcdic-cp-ca", 8},
+    {"ebcdic-cp-nl", 8},
+    {"ebcdic-cp-us", 8},
+    {"ebcdic-cp-wt", 8},
+    {"ebcdic-us-37+euro", 7},
+    {"ecma-114", 32},
+    {"ecma-118", 33},
+    {"elot_928", 33},
+    {"euc-jp", 2},
+    {"euc-kr", 1},
+    {"extended_unix_code_packed_format_for_japanese", 2},
+    {"gb18030", 3},
+    {"gbk", 4},
+    {"greek", 33},
+    {"greek8", 33},
+    {"hebrew", 36},
+    {"hz-gb-2312", 5},
+    {"ibm-1047", 9},
+    {"ibm00858", 6},
+    {"ibm01140", 7},
+    {"ibm037", 8},
+    {"ibm1047", 9},
+    {"ibm367", 41},
+    {"ibm437", 10},
+    {"ibm819", 25},
+    {"ibm850", 11},
+    {"ibm852", 12},
+    {"ibm855", 13},
+    {"ibm860", 14},
+    {"ibm862", 15},
+    {"ibm863", 16},
+    {"ibm865", 17},
+    {"ibm866", 18},
+    {"iso-2022-jp", 19},
+    {"iso-8859-1", 25},
+    {"iso-8859-10", 20},
+    {"iso-8859-13", 21},
+    {"iso-8859-14", 22},
+    {"iso-8859-15", 23},
+    {"iso-8859-16", 24},
+    {"iso-8859-2", 26},
+    {"iso-8859-3", 27},
+    {"iso-8859-4", 28},
+    {"iso-8859-5", 29},
+    {"iso-8859-6", 32},
+    {"iso-8859-6-e", 30},
+    {"iso-8859-6-i", 31},
+    {"iso-8859-7", 33},
+    {"iso-8859-8", 36},
+    {"iso-8859-8-e", 34},
+    {"iso-8859-8-i", 35},
+    {"iso-8859-9", 37},
+    {"iso-celtic", 22},
+    {"iso-ir-100", 25},
+    {"iso-ir-101", 26},
+    {"iso-ir-109", 27},
+    {"iso-ir-110", 28},
+    {"iso-ir-126", 33},
+    {"iso-ir-127", 32},
+    {"iso-ir-138", 36},
+    {"iso-ir-144", 29},
+    {"iso-ir-148", 37},
+    {"iso-ir-157", 20},
+    {"iso-ir-199", 22},
+    {"iso-ir-226", 24},
+    {"iso-ir-6", 41},
+    {"iso646-us", 41},
+    {"iso_646.irv:1991", 41},
+    {"iso_8859-1", 25},
+    {"iso_8859-10:1992", 20},
+    {"iso_8859-14", 22},
+    {"iso_8859-14:1998", 22},
+    {"iso_8859-15", 23},
+    {"iso_8859-16", 24},
+    {"iso_8859-16:2001", 24},
+    {"iso_8859-1:1987", 25},
+    {"iso_8859-2", 26},
+    {"iso_8859-2:1987", 26},
+    {"iso_8859-3", 27},
+    {"iso_8859-3:1988", 27},
+    {"iso_8859-4", 28},
+    {"iso_8859-4:1988", 28},
+    {"iso_8859-5", 29},
+    {"iso_8859-5:1988", 29},
+    {"iso_8859-6", 32},
+    {"iso_8859-6-e", 30},
+    {"iso_8859-6-i", 31},
+    {"iso_8859-6:1987", 32},
+    {"iso_8859-7", 33},
+    {"iso_8859-7:1987", 33},
+    {"iso_8859-8", 36},
+    {"iso_8859-8-e", 34},
+    {"iso_8859-8-i", 35},
+    {"iso_8859-8:1988", 36},
+    {"iso_8859-9", 37},
+    {"iso_8859-9:1989", 37},
+    {"koi8-r", 38},
+    {"koi8-u", 39},
+    {"l1", 25},
+    {"l10", 24},
+    {"l2", 26},
+    {"l3", 27},
+    {"l4", 28},
+    {"l5", 37},
+    {"l6", 20},
+    {"l8", 22},
+    {"latin-9", 23},
+    {"latin1", 25},
+    {"latin10", 24},
+    {"latin2", 26},
+    {"latin3", 27},
+    {"latin4", 28},
+    {"latin5", 37},
+    {"latin6", 20},
+    {"latin8", 22},
+    {"mac", 46},
+    {"macintosh", 46},
+    {"ms936", 4},
+    {"ms_kanji", 40},
+    {"pc-multilingual-850+euro", 6},
+    {"shift_jis", 40},
+    {"us", 41},
+    {"us-ascii", 41},
+    {"utf-16", 42},
+    {"utf-16be", 43},
+    {"utf-16le", 44},
+    {"utf-8", 45},
+    {"windows-1250", 47},
+    {"windows-1251", 48},
+    {"windows-1252", 49},
+    {"windows-1253", 50},
+    {"windows-1254", 51},
+    {"windows-1255", 52},
+    {"windows-1256", 53},
+    {"windows-1257", 54},
+    {"windows-1258", 55},
+    {"windows-874", 56},
+    {"windows-936", 4},
+};
+
+/* Whether c is a space Go's strings.TrimSpace removes. */
+static bool go_space(int32_t c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xa0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f ||
+           c == 0x205f || c == 0x3000;
+}
+
+/* [fn.textencoding.names] ianaindex.IANA.Encoding(name): white space
+ * trimmed at both ends (Go's TrimSpace), then matched in lower case
+ * (Go's ToLower: A-Z, and U+0130 which it lowers to "i").  NULL when x/text
+ * has no implementation under that name. */
+static const tx_encoding *tx_lookup(tfx_ctx *ctx, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t start = 0, end = n, k = 0, lo = 0, hi = TFX_COUNTOF(tx_aliases);
+    char *low;
+
+    while (start < end) {
+        int32_t c;
+        size_t len = tfx_text_decode(p + start, end - start, &c);
+
+        if (!go_space(c))
+            break;
+        start += len;
+    }
+    while (end > start) {
+        size_t back = 1;
+        int32_t c;
+
+        while (back < end - start && back < 4 && (p[end - back] & 0xc0) == 0x80)
+            back++;
+        if (tfx_text_decode(p + end - back, back, &c) != back || !go_space(c))
+            break;
+        end -= back;
+    }
+    if (end - start > 64)
+        return NULL;
+    low = tfx_ctx_alloc(ctx, end - start + 1);
+    for (size_t i = start; i < end;) {
+        int32_t c;
+        size_t len = tfx_text_decode(p + i, end - i, &c);
+
+        if (c >= 'A' && c <= 'Z')
+            low[k++] = (char)(c - 'A' + 'a');
+        else if (c == 0x130)
+            low[k++] = 'i';
+        else if (c >= 0 && c < 0x80)
+            low[k++] = (char)c;
+        else
+            return NULL; /* no alias has other characters */
+        i += len;
+    }
+    low[k] = '\0';
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(low, tx_aliases[mid].alias);
+
+        if (c == 0)
+            return &tx_encodings[tx_aliases[mid].enc];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* Whether iconv_open failed (it returns (iconv_t)-1). */
+static bool tx_open_failed(iconv_t cd)
+{
+    return cd == (iconv_t)-1; /* NOLINT(performance-no-int-to-ptr) */
+}
+
+/* [fn.textencoding.sbcs] The code point of each byte of a single-byte
+ * encoding (-1: undefined): glibc's table, read one byte at a time, with
+ * x/text's differences applied.  False if iconv does not know the
+ * encoding. */
+static bool tx_table(const tx_encoding *e, int32_t table[256])
+{
+    iconv_t cd = iconv_open("UTF-32LE", e->iconv);
+
+    if (tx_open_failed(cd))
+        return false;
+    for (int b = 0; b < 256; b++) {
+        char in[1];
+        unsigned char out[16];
+        char *ip = in, *op = (char *)out;
+        size_t il = 1, ol = sizeof out;
+
+        in[0] = (char)b;
+        table[b] = -1;
+        (void)iconv(cd, NULL, NULL, NULL, NULL);
+        if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1)
+            continue;
+        if (iconv(cd, NULL, NULL, &op, &ol) == (size_t)-1 || sizeof out - ol != 4)
+            continue;
+        table[b] = (int32_t)((uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16 |
+                             (uint32_t)out[3] << 24);
+        if (table[b] == 0xfffd)
+            table[b] = -1;
+    }
+    (void)iconv_close(cd);
+    if (e->no_c1)
+        for (int b = 0x80; b < 0xa0; b++)
+            table[b] = -1;
+    for (size_t i = 0; i < e->nfixes; i++)
+        table[e->fixes[i].byte] = e->fixes[i].cp;
+    return true;
+}
+
+/* Converts in[0..n) with iconv from `from` to `to` into the arena: the
+ * bytes, *out_n of them, or NULL when iconv refuses a sequence (or does not
+ * know the encodings).  At most `grow` output bytes per input byte. */
+static unsigned char *tx_iconv(tfx_ctx *ctx, const char *to, const char *from,
+                               const unsigned char *in, size_t n, size_t grow, size_t *out_n)
+{
+    size_t cap, il = n, ol;
+    unsigned char *out;
+    char *ip, *op;
+    iconv_t cd;
+    bool ok;
+
+    if (n > (SIZE_MAX - 64) / grow)
+        tfx_ctx_check_string(ctx, SIZE_MAX);
+    cap = n * grow + 64;
+    tfx_ctx_check_string(ctx, cap / grow);
+    out = tfx_ctx_alloc(ctx, cap);
+    ip = tfx_ctx_strndup(ctx, (const char *)in, n);
+    op = (char *)out;
+    ol = cap;
+    cd = iconv_open(to, from);
+    if (tx_open_failed(cd))
+        return NULL;
+    ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && il == 0 &&
+         iconv(cd, NULL, NULL, &op, &ol) != (size_t)-1;
+    (void)iconv_close(cd);
+    if (!ok)
+        return NULL;
+    *out_n = cap - ol;
+    return out;
+}
+
+/* Appends code point c as UTF-16 (big- or little-endian). */
+static void put_utf16(unsigned char *out, size_t *k, int32_t c, bool le)
+{
+    uint32_t units[2];
+    int nu = 1;
+
+    if (c >= 0x10000) {
+        units[0] = 0xd800u + (((uint32_t)c - 0x10000u) >> 10);
+        units[1] = 0xdc00u + (((uint32_t)c - 0x10000u) & 0x3ffu);
+        nu = 2;
+    } else {
+        units[0] = (uint32_t)c;
+    }
+    for (int i = 0; i < nu; i++) {
+        out[(*k)++] = (unsigned char)(le ? units[i] : units[i] >> 8);
+        out[(*k)++] = (unsigned char)(le ? units[i] >> 8 : units[i]);
+    }
+}
+
+/* [fn.textencoding.hz] HZ-GB-2312 as x/text writes it: ASCII as it is
+ * except "~" as "~~" (in either state); a character GBK encodes as two
+ * bytes both within 0xA1..0xFD / 0xA1..0xFE goes in with 0x80 taken off
+ * each byte, after "~{" when the text is in the ASCII state; "~}" before
+ * ASCII that follows; nothing at the end.  Any other character fails. */
+static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, size_t *out_n)
+{
+    unsigned char *out;
+    size_t k = 0;
+    bool gb = false, ok = true;
+    iconv_t cd;
+
+    if (n > SIZE_MAX / 5 - 4)
+        tfx_ctx_check_string(ctx, SIZE_MAX);
+    tfx_ctx_check_string(ctx, n);
+    for (size_t i = 0; i < n; i++)
+        tfx_ctx_step(ctx);
+    out = tfx_ctx_alloc(ctx, 5 * n + 4);
+    cd = iconv_open("GBK", "UTF-8");
+    if (tx_open_failed(cd))
+        return NULL;
+    for (size_t i = 0; i < n && ok;) {
+        int32_t c;
+        size_t len = tfx_text_decode(s + i, n - i, &c);
+        char gbk[8], one[4];
+        char *ip = one, *op = gbk;
+        size_t il = len, ol = sizeof gbk;
+
+        memcpy(one, s + i, len);
+
+        i += len;
+        if (c == '~') {
+            out[k++] = '~';
+            out[k++] = '~';
+            continue;
+        }
+        if (c < 0x80) {
+            if (gb) {
+                out[k++] = '~';
+                out[k++] = '}';
+                gb = false;
+            }
+            out[k++] = (unsigned char)c;
+            continue;
+        }
+        (void)iconv(cd, NULL, NULL, NULL, NULL);
+        ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && sizeof gbk - ol == 2 &&
+             (unsigned char)gbk[0] >= 0xa1 && (unsigned char)gbk[0] <= 0xfd &&
+             (unsigned char)gbk[1] >= 0xa1 && (unsigned char)gbk[1] <= 0xfe;
+        if (!ok)
+            break;
+        if (!gb) {
+            out[k++] = '~';
+            out[k++] = '{';
+            gb = true;
+        }
+        out[k++] = (unsigned char)((unsigned char)gbk[0] - 0x80);
+        out[k++] = (unsigned char)((unsigned char)gbk[1] - 0x80);
+    }
+    (void)iconv_close(cd);
+    *out_n = k;
+    return ok ? out : NULL;
+}
+
+/* [fn.textencoding.hz] Reading HZ-GB-2312: "~{" and "~}" switch between
+ * the ASCII and the GB state, "~~" is "~", "~" and a line end is nothing;
+ * in the GB state two bytes within 0x21..0x7D / 0x21..0x7E are a GBK
+ * character with 0x80 added to each.  Anything else (a byte above 0x7F,
+ * another "~" sequence, a lone byte at the end, an undefined pair) is
+ * undefined. */
+static unsigned char *hz_decode(tfx_ctx *ctx, const unsigned char *b, size_t n, size_t *out_n)
+{
+    unsigned char *out;
+    size_t k = 0, i = 0;
+    bool gb = false, ok = true;
+    iconv_t cd;
+
+    tfx_ctx_check_string(ctx, n);
+    for (size_t j = 0; j < n; j++)
+        tfx_ctx_step(ctx);
+    out = tfx_ctx_alloc(ctx, 2 * n + 4);
+    cd = iconv_open("UTF-8", "GBK");
+    if (tx_open_failed(cd))
+        return NULL;
+    while (i < n && ok) {
+        unsigned char c0 = b[i];
+
+        if (c0 >= 0x80) {
+            ok = false;
+        } else if (c0 == '~') {
+            ok = i + 1 < n;
+            if (ok) {
+                unsigned char c1 = b[i + 1];
+
+                i += 2;
+                if (c1 == '{')
+                    gb = true;
+                else if (c1 == '}')
+                    gb = false;
+                else if (c1 == '~')
+                    out[k++] = '~';
+                else
+                    ok = c1 == '\n';
+            }
+        } else if (!gb) {
+            out[k++] = c0;
+            i++;
+        } else {
+            char in[2], *ip = in, *op;
+            size_t il = 2, ol = 4;
+
+            ok = i + 1 < n && c0 >= 0x21 && c0 < 0x7e && b[i + 1] >= 0x21 && b[i + 1] < 0x7f;
+            if (!ok)
+                break;
+            memcpy(in, (const char[2]){(char)(c0 + 0x80), (char)(b[i + 1] + 0x80)}, 2);
+            op = (char *)out + k;
+            (void)iconv(cd, NULL, NULL, NULL, NULL);
+            ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1;
+            k = (size_t)((unsigned char *)op - out);
+            i += 2;
+        }
+    }
+    (void)iconv_close(cd);
+    *out_n = k;
+    return ok ? out : NULL;
+}
+
+/* [fn.textencodebase64.convert] The UTF-8 text s[0..n) in encoding e:
+ * the bytes (*out_n), or NULL when a character has no encoding in it. */
+static const unsigned char *tx_encode(tfx_ctx *ctx, const tx_encoding *e, const unsigned char *s,
+                                size_t n, size_t *out_n)
+{
+    unsigned char *out;
+    size_t k = 0;
+    int32_t table[256];
+
+    switch (e->kind) {
+    case TX_ICONV:
+        return tx_iconv(ctx, e->iconv, "UTF-8", s, n, 8, out_n);
+    case TX_HZ:
+        return hz_encode(ctx, s, n, out_n);
+    case TX_UTF8:
+        *out_n = n;
+        return s;
+    case TX_SBCS:
+        if (!tx_table(e, table))
+            return NULL;
+        break;
+    default:
+        break;
+    }
+    tfx_ctx_check_string(ctx, n);
+    out = tfx_ctx_alloc(ctx, 2 * n + 2);
+    if (e->kind == TX_UTF16) {
+        out[k++] = 0xfe;
+        out[k++] = 0xff;
+    }
+    for (size_t i = 0; i < n;) {
+        int32_t c;
+        size_t len = tfx_text_decode(s + i, n - i, &c);
+        int b = 0;
+
+        tfx_ctx_step(ctx);
+        i += len;
+        switch (e->kind) {
+        case TX_ASCII:
+            if (c >= 0x80)
+                return NULL;
+            out[k++] = (unsigned char)c;
+            break;
+        case TX_SBCS:
+            while (b < 256 && table[b] != c)
+                b++;
+            if (b == 256)
+                return NULL;
+            out[k++] = (unsigned char)b;
+            break;
+        default:
+            put_utf16(out, &k, c, e->kind == TX_UTF16LE);
+            break;
+        }
+    }
+    *out_n = k;
+    return out;
+}
+
+/* Appends code point c (valid) as UTF-8. */
+static void put_utf8(unsigned char *out, size_t *k, uint32_t c)
+{
+    if (c < 0x80) {
+        out[(*k)++] = (unsigned char)c;
+    } else if (c < 0x800) {
+        out[(*k)++] = (unsigned char)(0xc0 | c >> 6);
+        out[(*k)++] = (unsigned char)(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+        out[(*k)++] = (unsigned char)(0xe0 | c >> 12);
+        out[(*k)++] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+        out[(*k)++] = (unsigned char)(0x80 | (c & 0x3f));
+    } else {
+        out[(*k)++] = (unsigned char)(0xf0 | c >> 18);
+        out[(*k)++] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+        out[(*k)++] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+        out[(*k)++] = (unsigned char)(0x80 | (c & 0x3f));
+    }
+}
+
+/* [fn.textdecodebase64.convert] The bytes b[0..n) read in encoding e, as
+ * UTF-8: NULL when a byte sequence is not defined in it (x/text would
+ * write U+FFFD for it). */
+static const unsigned char *tx_decode(tfx_ctx *ctx, const tx_encoding *e, const unsigned char *b,
+                                size_t n, size_t *out_n)
+{
+    unsigned char *out;
+    size_t k = 0, i = 0;
+    int32_t table[256];
+    bool le = e->kind == TX_UTF16LE;
+
+    switch (e->kind) {
+    case TX_ICONV:
+        return tx_iconv(ctx, "UTF-8", e->iconv, b, n, 4, out_n);
+    case TX_HZ:
+        return hz_decode(ctx, b, n, out_n);
+    case TX_UTF8:
+        if (!tfx_text_valid(b, n))
+            return NULL;
+        *out_n = n;
+        return b;
+    case TX_SBCS:
+        if (!tx_table(e, table))
+            return NULL;
+        break;
+    default:
+        break;
+    }
+    tfx_ctx_check_string(ctx, n);
+    out = tfx_ctx_alloc(ctx, 3 * n + 1);
+    if (e->kind == TX_UTF16 && n >= 2 && ((b[0] == 0xfe && b[1] == 0xff) || (b[0] == 0xff && b[1] == 0xfe))) {
+        le = b[0] == 0xff;
+        i = 2;
+    }
+    while (i < n) {
+        tfx_ctx_step(ctx);
+        switch (e->kind) {
+        case TX_ASCII:
+            if (b[i] >= 0x80)
+                return NULL;
+            out[k++] = b[i++];
+            break;
+        case TX_SBCS:
+            if (table[b[i]] < 0)
+                return NULL;
+            put_utf8(out, &k, (uint32_t)table[b[i++]]);
+            break;
+        default: {
+            uint32_t u;
+
+            if (n - i < 2)
+                return NULL;
+            u = le ? (uint32_t)b[i] | (uint32_t)b[i + 1] << 8 : (uint32_t)b[i] << 8 | b[i + 1];
+            i += 2;
+            if (u >= 0xdc00 && u < 0xe000)
+                return NULL;
+            if (u >= 0xd800 && u < 0xdc00) {
+                uint32_t u2;
+
+                if (n - i < 2)
+                    return NULL;
+                u2 = le ? (uint32_t)b[i] | (uint32_t)b[i + 1] << 8 : (uint32_t)b[i] << 8 | b[i + 1];
+                if (u2 < 0xdc00 || u2 >= 0xe000)
+                    return NULL;
+                i += 2;
+                u = 0x10000 + ((u - 0xd800) << 10) + (u2 - 0xdc00);
+            }
+            put_utf8(out, &k, u);
+            break;
+        }
+        }
+    }
+    *out_n = k;
+    return out;
+}
+
+/* Whether s[0..n) holds U+FFFD. */
+static bool has_replacement(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == 0xef && s[i + 1] == 0xbf && s[i + 2] == 0xbd)
+            return true;
+    return false;
+}
+
+static const tfx_param textencodebase64_params[] = {
+    {.name = "string", .type = &tfx_type_str},
+    {.name = "encoding", .type = &tfx_type_str},
+};
+
+/* The argument error of an encoding name x/text does not implement. */
+static const void *tx_unknown(tfx_ctx *ctx, tfx_func_error *err, const tfx_value *name)
+{
+    return tfx_fn_arg_error(
+        err, 1,
+        tfx_ctx_printf(ctx,
+                       "%s is not a supported IANA encoding name or alias in this Terraform version",
+                       tfx_textbuf_quoted(ctx, name->as.string.s, name->as.string.nbytes)));
+}
+
+/* [fn.textencodebase64] The encoding is looked up first (argument error 1
+ * when unknown); a character it cannot represent is the argument error 0
+ * "the given string contains characters that cannot be represented in
+ * <canonical name>"; else the bytes in standard base64. */
+static const tfx_value *textencodebase64_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                              const tfx_type *ret, const tfx_value *const *args,
+                                              size_t nargs, tfx_func_error *err)
+{
+    const tx_encoding *e = tx_lookup(ctx, args[1]->as.string.s, args[1]->as.string.nbytes);
+    const unsigned char *bytes;
+    size_t n = 0;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (e == NULL)
+        return tx_unknown(ctx, err, args[1]);
+    bytes = tx_encode(ctx, e, (const unsigned char *)args[0]->as.string.s,
+                      args[0]->as.string.nbytes, &n);
+    if (bytes == NULL)
+        return tfx_fn_arg_error(
+            err, 0,
+            tfx_ctx_printf(ctx,
+                           "the given string contains characters that cannot be represented in %s",
+                           e->name));
+    return base64_value(ctx, bytes, n);
+}
+
+static const tfx_function tfx_fn_textencodebase64 = {.name = "textencodebase64",
+                                                     .params = textencodebase64_params,
+                                                     .nparams =
+                                                         TFX_COUNTOF(textencodebase64_params),
+                                                     .varparam = NULL,
+                                                     .type = NULL,
+                                                     .ret_type = &tfx_type_str,
+                                                     .impl = textencodebase64_impl};
+
+static const tfx_param textdecodebase64_params[] = {
+    {.name = "source", .type = &tfx_type_str},
+    {.name = "encoding", .type = &tfx_type_str},
+};
+
+/* [fn.textdecodebase64] The encoding first (argument error 1); then the
+ * base64 ([fn.base64.decode]; argument error 0 "the given value is has an
+ * invalid base64 symbol at offset N", Terraform's wording); then the
+ * bytes in the encoding: an undefined sequence, or a U+FFFD in the text,
+ * is the argument error 0 "the given string contains symbols that are not
+ * defined for <canonical name>". */
+static const tfx_value *textdecodebase64_impl(tfx_ctx *ctx, const tfx_function *fn,
+                                              const tfx_type *ret, const tfx_value *const *args,
+                                              size_t nargs, tfx_func_error *err)
+{
+    const tx_encoding *e = tx_lookup(ctx, args[1]->as.string.s, args[1]->as.string.nbytes);
+    const unsigned char *raw, *text;
+    size_t n = 0, offset = 0, tn = 0;
+
+    TFX_UNUSED(fn);
+    TFX_UNUSED(ret);
+    TFX_UNUSED(nargs);
+    if (e == NULL)
+        return tx_unknown(ctx, err, args[1]);
+    raw = base64_decode(ctx, (const unsigned char *)args[0]->as.string.s,
+                        args[0]->as.string.nbytes, &n, &offset);
+    if (raw == NULL)
+        return tfx_fn_arg_error(
+            err, 0,
+            tfx_ctx_printf(ctx, "the given value is has an invalid base64 symbol at offset %zu",
+                           offset));
+    text = tx_decode(ctx, e, raw, n, &tn);
+    if (text == NULL || has_replacement(text, tn))
+        return tfx_fn_arg_error(
+            err, 0,
+            tfx_ctx_printf(ctx, "the given string contains symbols that are not defined for %s",
+                           e->name));
+    return tfx_value_string(ctx, (const char *)text, tn);
+}
+
+static const tfx_function tfx_fn_textdecodebase64 = {.name = "textdecodebase64",
+                                                     .params = textdecodebase64_params,
+                                                     .nparams =
+                                                         TFX_COUNTOF(textdecodebase64_params),
+                                                     .varparam = NULL,
+                                                     .type = NULL,
+                                                     .ret_type = &tfx_type_str,
+                                                     .impl = textdecodebase64_impl};
+
 /* The functions this file registers [call.builtins], sorted by name. */
 const tfx_builtin tfx_builtins_encoding[] = {
+    {"base64decode", &tfx_fn_base64decode},
+    {"base64encode", &tfx_fn_base64encode},
     {"csvdecode", &tfx_fn_csvdecode},
     {"jsondecode", &tfx_fn_jsondecode},
     {"jsonencode", &tfx_fn_jsonencode},
+    {"textdecodebase64", &tfx_fn_textdecodebase64},
+    {"textencodebase64", &tfx_fn_textencodebase64},
+    {"urlencode", &tfx_fn_urlencode},
     {NULL, NULL},
 };
