@@ -877,12 +877,15 @@ static void rsa_export(tfx_ctx *ctx, const rsa_nums *k, tfx_rsakey *key)
         key->primes[i] = mpz_bytes(ctx, k->primes[i], &key->nprime[i]);
 }
 
-/* The state of a parse that holds GMP numbers, for tfx_ctx_try. */
+/* The state of a parse that holds GMP numbers, for tfx_ctx_try: every
+ * number that is live while the arena may fail is here, initialised
+ * before the parse and cleared after it, also when a limit ends it. */
 typedef struct {
     tfx_rsakey *key;
     outcome result;
     rsa_nums nums;
     bool have_nums;
+    mpz_t tmp[4];
 } parse_job;
 
 /* ---- x509.ParsePKCS1PrivateKey ---- */
@@ -957,15 +960,10 @@ static outcome parse_pkcs1(tfx_ctx *ctx, parse_job *job, const uint8_t *der, siz
 /* fmt's %t of a *big.Int (its Format method, on a verb it lacks) */
 static void put_bigint_t(tfx_textbuf *t, const mpz_t x)
 {
-    char *s = mpz_get_str(NULL, 10, x);
+    char *s = tfx_ctx_alloc(t->ctx, mpz_sizeinbase(x, 10) + 2);
 
+    mpz_get_str(s, 10, x);
     tfx_textbuf_printf(t, "%%!t(big.Int=%s)", s);
-    {
-        void (*freefn)(void *, size_t);
-
-        mp_get_memory_functions(NULL, NULL, &freefn);
-        freefn(s, strlen(s) + 1);
-    }
 }
 
 /* [fn.rsadecrypt.not-rsa] An ed25519.PrivateKey (64 bytes) as %t shows
@@ -1000,13 +998,15 @@ static const char *curve_type(const struct ecc_curve *c)
  * order), its public point computed with Nettle.  The curve's own
  * fields are pointers that fmt prints as addresses, which differ from run
  * to run; tfexpr writes 0x0 for them. */
-static outcome not_rsa_ecdsa(tfx_ctx *ctx, const struct ecc_curve *c, const mpz_t d)
+static outcome not_rsa_ecdsa(tfx_ctx *ctx, parse_job *job, const struct ecc_curve *c,
+                             const mpz_t d)
 {
     tfx_textbuf t;
     outcome o = {TFX_RSAKEY_NOT_RSA, NULL, E_NONE};
-    mpz_t x, y;
+    mpz_ptr x = job->tmp[2], y = job->tmp[3];
 
-    mpz_inits(x, y, NULL);
+    mpz_set_ui(x, 0);
+    mpz_set_ui(y, 0);
     if (mpz_sgn(d) > 0) {
         struct ecc_scalar s;
         struct ecc_point p;
@@ -1029,7 +1029,6 @@ static outcome not_rsa_ecdsa(tfx_ctx *ctx, const struct ecc_curve *c, const mpz_
     tfx_textbuf_puts(&t, "} ");
     put_bigint_t(&t, d);
     tfx_textbuf_puts(&t, "}");
-    mpz_clears(x, y, NULL);
     o.text = tfx_textbuf_text(&t);
     return o;
 }
@@ -1067,13 +1066,14 @@ static void curve_order(const struct ecc_curve *c, mpz_t q)
 
 /* [fn.rsadecrypt.ec] x509's parseECPrivateKey (named: the curve of a
  * PKCS #8 wrapping, NULL for a SEC 1 block). */
-static outcome parse_ec(tfx_ctx *ctx, const dval *named, const uint8_t *der, size_t n)
+static outcome parse_ec(tfx_ctx *ctx, parse_job *job, const dval *named, const uint8_t *der,
+                        size_t n)
 {
     dval v, tmp;
     derr e, e2;
     const struct ecc_curve *c;
     outcome o;
-    mpz_t k, q;
+    mpz_ptr k = job->tmp[0], q = job->tmp[1];
     size_t keylen;
     const uint8_t *kb;
     size_t nk;
@@ -1097,7 +1097,6 @@ static outcome parse_ec(tfx_ctx *ctx, const dval *named, const uint8_t *der, siz
     kb = v.sub[1].p;
     nk = v.sub[1].n;
     charge(ctx, 8 * nk);
-    mpz_inits(k, q, NULL);
     mpz_import(k, nk, 1, 1, 1, 0, kb);
     curve_order(c, q);
     keylen = (mpz_sizeinbase(q, 2) + 7) / 8;
@@ -1111,9 +1110,8 @@ static outcome parse_ec(tfx_ctx *ctx, const dval *named, const uint8_t *der, siz
         if (nk > keylen)
             o = other_error("x509: invalid private key length");
         else
-            o = not_rsa_ecdsa(ctx, c, k);
+            o = not_rsa_ecdsa(ctx, job, c, k);
     }
-    mpz_clears(k, q, NULL);
     return o;
 }
 
@@ -1162,7 +1160,7 @@ static outcome parse_pkcs8(tfx_ctx *ctx, parse_job *job, const uint8_t *der, siz
                 have = true;
             }
         }
-        o = parse_ec(ctx, have ? &named : NULL, v.sub[2].p, v.sub[2].n);
+        o = parse_ec(ctx, job, have ? &named : NULL, v.sub[2].p, v.sub[2].n);
         if (o.status == TFX_RSAKEY_INVALID)
             return other_error(tfx_ctx_printf(
                 ctx, "x509: failed to parse EC private key embedded in PKCS#8: %s", o.text));
@@ -1202,13 +1200,13 @@ static outcome parse_pkcs8(tfx_ctx *ctx, parse_job *job, const uint8_t *der, siz
 
 /* ---- ssh.ParseDSAPrivateKey ---- */
 
-static outcome parse_dsa(tfx_ctx *ctx, const uint8_t *der, size_t n)
+static outcome parse_dsa(tfx_ctx *ctx, parse_job *job, const uint8_t *der, size_t n)
 {
     dval v;
     derr e;
     size_t rest = 0;
     tfx_textbuf t;
-    mpz_t x;
+    mpz_ptr x = job->tmp[0];
     outcome o = {TFX_RSAKEY_NOT_RSA, NULL, E_NONE};
     static const char *const open[] = {"&{{{", " ", " ", "} ", "} "};
 
@@ -1219,13 +1217,11 @@ static outcome parse_dsa(tfx_ctx *ctx, const uint8_t *der, size_t n)
         return other_error("ssh: garbage after DSA key");
     charge(ctx, 8 * n);
     tfx_textbuf_init(&t, ctx);
-    mpz_init(x);
     for (int i = 0; i < 5; i++) {
         tfx_textbuf_puts(&t, open[i]);
         mpz_from_twos(x, v.sub[i + 1].p, v.sub[i + 1].n);
         put_bigint_t(&t, x);
     }
-    mpz_clear(x);
     tfx_textbuf_puts(&t, "}");
     o.text = tfx_textbuf_text(&t);
     return o;
@@ -1529,7 +1525,7 @@ static outcome parse_openssh(tfx_ctx *ctx, parse_job *job, const uint8_t *b, siz
         span curve, kpub, d, comment;
         const struct ecc_curve *c;
         outcome o;
-        mpz_t dz, q, x, y;
+        mpz_ptr dz = job->tmp[0], q = job->tmp[1], x = job->tmp[2], y = job->tmp[3];
         size_t flen;
 
         if (pk.n == 0)
@@ -1551,7 +1547,6 @@ static outcome parse_openssh(tfx_ctx *ctx, parse_job *job, const uint8_t *b, siz
         else
             return other_error(raw_text(ctx, "ssh: unhandled elliptic curve: ", curve));
         charge(ctx, 8 * d.n);
-        mpz_inits(dz, q, x, y, NULL);
         curve_order(c, q);
         flen = c == nettle_get_secp_256r1() ? 32 : c == nettle_get_secp_384r1() ? 48 : 66;
         mpz_from_ssh(dz, d.p, d.n);
@@ -1587,8 +1582,7 @@ static outcome parse_openssh(tfx_ctx *ctx, parse_job *job, const uint8_t *b, siz
                 o.text = "ssh: public key does not match private key";
         }
         if (o.text == NULL)
-            o = not_rsa_ecdsa(ctx, c, dz);
-        mpz_clears(dz, q, x, y, NULL);
+            o = not_rsa_ecdsa(ctx, job, c, dz);
         return o;
     }
     return other_error("ssh: unhandled key type");
@@ -1613,9 +1607,9 @@ static void parse_run(tfx_ctx *ctx, void *arg)
     else if (strcmp(type, "PRIVATE KEY") == 0)
         st->job.result = parse_pkcs8(ctx, &st->job, b, n);
     else if (strcmp(type, "EC PRIVATE KEY") == 0)
-        st->job.result = parse_ec(ctx, NULL, b, n);
+        st->job.result = parse_ec(ctx, &st->job, NULL, b, n);
     else if (strcmp(type, "DSA PRIVATE KEY") == 0)
-        st->job.result = parse_dsa(ctx, b, n);
+        st->job.result = parse_dsa(ctx, &st->job, b, n);
     else
         st->job.result = parse_openssh(ctx, &st->job, b, n);
     if (st->job.result.status == TFX_RSAKEY_OK)
@@ -1623,18 +1617,15 @@ static void parse_run(tfx_ctx *ctx, void *arg)
     if (st->job.result.status == TFX_RSAKEY_OK) {
         /* keep d for the decryption, as Go keeps it (possibly negative
          * from an OpenSSH file): sign and magnitude */
-        mpz_t a;
+        mpz_ptr a = st->job.tmp[0];
 
-        mpz_init(a);
         mpz_abs(a, st->job.nums.d);
         st->job.key->d = mpz_bytes(ctx, a, &st->job.key->nd);
-        mpz_clear(a);
         if (mpz_sgn(st->job.nums.d) < 0) {
             /* Only d mod (p-1) of each prime is used: store d mod the
              * product of the (p-1), nonnegative, which gives the same. */
-            mpz_t l, t;
+            mpz_ptr l = st->job.tmp[1], t = st->job.tmp[2];
 
-            mpz_inits(l, t, NULL);
             mpz_set_ui(l, 1);
             for (size_t i = 0; i < st->job.nums.nprimes; i++) {
                 mpz_sub_ui(t, st->job.nums.primes[i], 1);
@@ -1642,7 +1633,6 @@ static void parse_run(tfx_ctx *ctx, void *arg)
             }
             mpz_fdiv_r(t, st->job.nums.d, l);
             st->job.key->d = mpz_bytes(ctx, t, &st->job.key->nd);
-            mpz_clears(l, t, NULL);
         }
     }
 }
@@ -1673,7 +1663,9 @@ tfx_rsakey_status tfx_rsakey_parse(tfx_ctx *ctx, const char *pem, size_t n, tfx_
         return TFX_RSAKEY_INVALID;
     }
     st.job.key = key;
+    mpz_inits(st.job.tmp[0], st.job.tmp[1], st.job.tmp[2], st.job.tmp[3], NULL);
     ok = tfx_ctx_try(ctx, parse_run, &st);
+    mpz_clears(st.job.tmp[0], st.job.tmp[1], st.job.tmp[2], st.job.tmp[3], NULL);
     if (st.job.have_nums)
         rsa_nums_clear(&st.job.nums);
     if (!ok)

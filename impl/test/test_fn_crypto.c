@@ -305,6 +305,19 @@ static void decrypt_2048(tfx_ctx *ctx, void *unused)
     (void)call("rsadecrypt", 2, S(file("rsa2048-hello.b64")), S(file("rsa2048.pem")));
 }
 
+/* Parses every test key and decrypts with the RSA ones (limits sweeps). */
+static void parse_all(tfx_ctx *ctx, void *unused)
+{
+    static const char *const names[] = {"rsa1024.pem", "rsa1024.p8", "rsa1024.openssh", "rsa3.pem",
+                                         "ec256.pem", "ec256.p8", "ecdsa256.openssh",
+                                         "ed25519.openssh", "dsa1024.pem"};
+
+    (void)unused;
+    C = ctx;
+    for (size_t i = 0; i < TFX_COUNTOF(names); i++)
+        (void)call("rsadecrypt", 2, S("AAAA"), S(file(names[i])));
+}
+
 static void test_bcrypt(tfx_ctx *ctx, void *unused)
 {
     static const struct {
@@ -399,6 +412,25 @@ int main(void)
     CHECK(tfx_ctx_init(&small, &limits));
     CHECK(tfx_ctx_try(&small, decrypt_2048, NULL));
     tfx_ctx_free(&small);
+    /* every step and many memory limits while keys are parsed: each run
+     * ends, within the limit or by it (and frees its GMP numbers: LSan) */
+    for (size_t steps = 1; steps < 3000; steps += 7) {
+        tfx_ctx_limits_init(&limits);
+        limits.max_steps = steps;
+        CHECK(tfx_ctx_init(&small, &limits));
+        if (!tfx_ctx_try(&small, parse_all, NULL))
+            CHECK_STR(small.fail_summary, "Evaluation step limit exceeded");
+        tfx_ctx_free(&small);
+    }
+    for (size_t mem = 4096; mem < ((size_t)1 << 20); mem += mem / 8) {
+        tfx_ctx_limits_init(&limits);
+        limits.max_memory_bytes = mem;
+        if (!tfx_ctx_init(&small, &limits))
+            continue;
+        if (!tfx_ctx_try(&small, parse_all, NULL))
+            CHECK_STR(small.fail_summary, "Memory limit exceeded");
+        tfx_ctx_free(&small);
+    }
     C = NULL;
     return check_report("test_fn_crypto");
 }
