@@ -30,6 +30,7 @@ struct tfx_context {
     bool allow_variables;
     bool allow_functions;
     bool allow_type;                /* [fn.type] the console-only type() */
+    tfx_host *host;                 /* [host.api] borrowed, or NULL */
 };
 
 struct tfx_result {
@@ -40,7 +41,6 @@ struct tfx_result {
     tfx_diagnostic *diags;          /* malloc'd */
     size_t ndiags;
     int has_errors;
-    bool is_type;                   /* value is a type() result [fn.type.console] */
 };
 
 /* A string the caller frees with tfx_free (malloc'd). */
@@ -109,6 +109,11 @@ TFX_API void tfx_context_allow_variables(tfx_context *c, int allow)
 TFX_API void tfx_context_allow_functions(tfx_context *c, int allow)
 {
     c->allow_functions = allow != 0;
+}
+
+TFX_API void tfx_context_set_host(tfx_context *c, tfx_host *h)
+{
+    c->host = h;
 }
 
 TFX_API void tfx_context_allow_type_function(tfx_context *c, int allow)
@@ -348,7 +353,6 @@ static void run_console(tfx_ctx *mem, void *arg)
     plain = tfx_value_unmark_deep(mem, job->r->value, NULL);
     if (tfx_type_equal(plain->type, &tfx_type_type) && tfx_value_is_known(plain)) {
         job->r->value = plain;
-        job->r->is_type = true;
         return;
     }
     job->misused = true;
@@ -398,6 +402,8 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
     if (src->root == NULL || src->has_errors)
         return r;
     memset(&env, 0, sizeof(env));
+    if (c != NULL)
+        r->mem.host = c->host;
     if (c != NULL) {
         env.has_variables = c->allow_variables;
         env.var_names = c->names;
@@ -502,36 +508,14 @@ typedef struct {
     char *text;      /* malloc'd */
 } type_job;
 
-/* [fn.type.console] A type result as a typed value: a string holding the
- * text the console prints [fn.type.text]. */
-static void type_result_json(tfx_ctx *mem, void *arg)
-{
-    type_job *job = arg;
-    size_t n;
-    const char *text = tfx_render_type_in(mem, job->type, &n);
-    const char *error = NULL;
-    const char *json = tfx_json_encode_typed_in(mem, tfx_value_string_raw(mem, text, n), NULL,
-                                                &error);
-
-    job->text = json != NULL ? dup_cstr(json) : NULL;
-}
-
+/* [fn.type.console] A type result is the capsule value without its marks:
+ * the typed value of type "type" holding the text the console prints
+ * [fn.type.text], as is a null or unknown value of the capsule type. */
 TFX_API char *tfx_result_json(const tfx_result *r)
 {
-    tfx_ctx scratch;
-    type_job job;
-
     if (r->value == NULL)
         return NULL;
-    if (!r->is_type)
-        return tfx_json_encode_typed(r->value);
-    if (!tfx_ctx_init(&scratch, NULL))
-        return NULL;
-    job.type = r->value->as.capsule;
-    job.text = NULL;
-    (void)tfx_ctx_try(&scratch, type_result_json, &job);
-    tfx_ctx_free(&scratch);
-    return job.text;
+    return tfx_json_encode_typed(r->value);
 }
 
 TFX_API char *tfx_result_render(const tfx_result *r)

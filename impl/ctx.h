@@ -34,8 +34,11 @@ typedef struct {
 
 void tfx_ctx_limits_init(tfx_ctx_limits *limits);
 
+struct tfx_host;
+
 typedef struct tfx_ctx {
     tfx_arena *arena;
+    struct tfx_host *host;    /* the outside world (host.h), or NULL: none */
     tfx_ctx_limits limits;
     size_t steps;
     size_t depth;

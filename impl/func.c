@@ -271,9 +271,10 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
 static const tfx_builtin *const tables[] = {
     tfx_builtins_cidr,      tfx_builtins_collection, tfx_builtins_conversion,
     tfx_builtins_crypto,    tfx_builtins_datetime,   tfx_builtins_encoding,
-    tfx_builtins_format,    tfx_builtins_gzip,       tfx_builtins_maps_sets,
-    tfx_builtins_numeric,   tfx_builtins_regex,      tfx_builtins_sensitive,
-    tfx_builtins_string,    tfx_builtins_terraform,  tfx_builtins_yaml,
+    tfx_builtins_files,     tfx_builtins_format,     tfx_builtins_gzip,
+    tfx_builtins_maps_sets, tfx_builtins_numeric,    tfx_builtins_regex,
+    tfx_builtins_sensitive, tfx_builtins_string,     tfx_builtins_terraform,
+    tfx_builtins_yaml,
 };
 
 /* Binary search of one sorted table (ended by a NULL name). */

@@ -20,6 +20,7 @@
 #include "parse.h"
 #include "eval_internal.h"
 #include "funcs_internal.h"
+#include "host.h"
 #include "render.h"
 
 /* ---------------------------------------------------------------------
@@ -796,7 +797,7 @@ static const char TEMPLATE_FILE[] = "<templatestring argument>";
 /* HCL's Diagnostics.Error(): the first diagnostic as "RANGE: SUMMARY;
  * DETAIL", and ", and N other diagnostic(s)" after it when there are
  * more.  Ranges in `file`. */
-static const char *diags_error(tfx_ev *ev, const tfx_diags *d, const char *file)
+const char *tfx_template_diags_error(tfx_ev *ev, const tfx_diags *d, const char *file)
 {
     const char *saved = ev->filename;
     const tfx_diag *first = &d->items[0];
@@ -921,26 +922,39 @@ static const tfx_function templatestring_refused = {
     .impl = refuse_impl,
 };
 
-/* The function table of a template's own scope: the template functions
- * refused, every other name looked up in the enclosing scope. */
+/* [fn.templatestring.recursion] [fn.templatestring.files] The function
+ * table of a templatestring template's own scope: the template functions
+ * refused (recursion), the file functions refused (filesystem access),
+ * every other name looked up in the enclosing scope. */
 static const tfx_function *template_functions(const char *name, size_t nbytes)
 {
-    return word_is(name, nbytes, "templatestring") ? &templatestring_refused : NULL;
+    if (word_is(name, nbytes, "templatestring"))
+        return &templatestring_refused;
+    return tfx_files_refused(name, nbytes, true);
+}
+
+/* [fn.templatefile.recursion] The function table of a templatefile
+ * template's own scope: only the template functions refused. */
+static const tfx_function *templatefile_functions(const char *name, size_t nbytes)
+{
+    if (word_is(name, nbytes, "templatestring"))
+        return &templatestring_refused;
+    return tfx_files_refused(name, nbytes, false);
 }
 
 /* [fn.templatestring.vars] [fn.templatestring.render] Terraform's
  * template rendering: vars must be a map or an object whose names are
  * identifiers and that has every variable the template refers to; the
  * template is evaluated with those variables alone and the functions of
- * the calling scope (less templatestring itself); its errors are the
- * call's, as HCL's Diagnostics.Error() words them; a null result is an
+ * the calling scope (less the template functions, and less the file
+ * functions unless allow_fs); its errors are the call's, as HCL's
+ * Diagnostics.Error() words them (ranges in `file`); a null result is an
  * error.  NULL with *err set on failure. */
-static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
-                               const tfx_value *vars, tfx_func_error *err)
+const tfx_value *tfx_template_render(tfx_ev *ev, const tfx_env *caller, const tfx_node *tmpl,
+                                     const tfx_value *vars, const char *file, bool allow_fs,
+                                     tfx_func_error *err)
 {
-    tfx_ev *ev = c->ev;
     tfx_ctx *ctx = ev->ctx;
-    const tfx_env *caller = c->env;
     const char *saved_file = ev->filename;
     vars_check check;
     tfx_env outer;
@@ -964,7 +978,7 @@ static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
     if (tfx_ev_each_reference(ev, tmpl, not_in_vars, &check)) {
         const tfx_node *t = check.missing;
 
-        ev->filename = TEMPLATE_FILE;
+        ev->filename = file;
         v = tfx_fn_arg_error(
             err, 1,
             tfx_ctx_printf(ctx, "vars map does not contain key %s, referenced at %s",
@@ -989,7 +1003,7 @@ static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
     scope.var_values = vars->as.attrs.vals;
     scope.nvars = vars->as.attrs.n;
     scope.has_functions = true;
-    scope.function = template_functions;
+    scope.function = allow_fs ? templatefile_functions : template_functions;
     scope.function_name = outer.function_name;
 
     tfx_diags_init(&mine, ctx->arena);
@@ -997,15 +1011,15 @@ static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
         tfx_diags *saved = ev->diags;
 
         ev->diags = &mine;
-        ev->filename = TEMPLATE_FILE;
+        ev->filename = file;
         v = tfx_ev_node(ev, tmpl, &scope);
         ev->filename = saved_file;
         ev->diags = saved;
     }
     if (tfx_diags_has_errors(&mine))
-        return tfx_fn_error(err, diags_error(ev, &mine, TEMPLATE_FILE));
+        return tfx_fn_error(err, tfx_template_diags_error(ev, &mine, file));
     if (tfx_value_is_null(v)) {
-        ev->filename = TEMPLATE_FILE;
+        ev->filename = file;
         v = tfx_fn_error(
             err, tfx_ctx_printf(ctx, "%s: Template result is null; The result of the template "
                                      "is null, which is not a valid result for a "
@@ -1015,6 +1029,13 @@ static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
         return v;
     }
     return v;
+}
+
+/* templatestring's rendering: in the closure's evaluation and scope. */
+static const tfx_value *render(const tfx_ev_closure *c, const tfx_node *tmpl,
+                               const tfx_value *vars, tfx_func_error *err)
+{
+    return tfx_template_render(c->ev, c->env, tmpl, vars, TEMPLATE_FILE, false, err);
 }
 
 /* [fn.templatestring] [fn.templatestring.reference]
@@ -1050,7 +1071,7 @@ static const tfx_value *templatestring_impl(tfx_ctx *ctx, const tfx_function *fn
     if (tfx_diags_has_errors(&mine))
         return tfx_fn_arg_error(err, 0,
                                 tfx_ctx_printf(ctx, "invalid template expression: %s",
-                                               diags_error(c->ev, &mine, c->ev->filename)));
+                                               tfx_template_diags_error(c->ev, &mine, c->ev->filename)));
     if (tfx_value_is_unknown(v))
         return tfx_value_unknown(ctx, &tfx_type_str);
     if (v->type->kind != TFX_TYPE_STRING || tfx_value_is_null(v))
@@ -1064,7 +1085,7 @@ static const tfx_value *templatestring_impl(tfx_ctx *ctx, const tfx_function *fn
     if (tfx_diags_has_errors(&mine))
         return tfx_fn_arg_error(err, 0,
                                 tfx_ctx_printf(ctx, "invalid template: %s",
-                                               diags_error(c->ev, &mine, TEMPLATE_FILE)));
+                                               tfx_template_diags_error(c->ev, &mine, TEMPLATE_FILE)));
     v = render(c, tmpl, args[1], err);
     if (v == NULL)
         return NULL;

@@ -53,6 +53,7 @@ extern const tfx_builtin tfx_builtins_conversion[];
 extern const tfx_builtin tfx_builtins_crypto[];     /* funcs_crypto.c */
 extern const tfx_builtin tfx_builtins_datetime[];
 extern const tfx_builtin tfx_builtins_encoding[];
+extern const tfx_builtin tfx_builtins_files[];      /* funcs_files.c */
 extern const tfx_builtin tfx_builtins_format[];
 extern const tfx_builtin tfx_builtins_gzip[];       /* funcs_gzip.c */
 extern const tfx_builtin tfx_builtins_maps_sets[];

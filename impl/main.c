@@ -8,10 +8,13 @@
 #include "tfexpr.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The one internal header: the function table of `tfexpr functions`
  * (funcs_meta.c), which the static library gives the tool. */
@@ -64,6 +67,7 @@ static const char usage_parse[] =
 static const char usage_eval[] =
     "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]...\n"
     "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
+    "                   [--base-dir DIR] [--now RFC3339] [--seed N] [--home DIR]\n"
     "                   (EXPR | - | --file FILE)\n"
     "\n"
     "Evaluates the expression EXPR (or with --template a bare template), read\n"
@@ -73,12 +77,25 @@ static const char usage_eval[] =
     "         objects and maps with =, (known after apply) for unknowns,\n"
     "         (sensitive value) for sensitive values\n"
     "  json   {\"value\": TYPED, \"type\": TYPE, \"diagnostics\": [...]}, the value\n"
-    "         in the conformance corpus's typed JSON encoding (lossless)\n"
+    "         in the conformance corpus's typed JSON encoding (lossless); a\n"
+    "         type() result is {\"type\": \"type\", \"v\": TEXT}, TEXT as text shows it\n"
     "Variables:\n"
     "  --vars FILE.json   a JSON object of NAME -> typed value (the corpus's\n"
     "                     encoding: {\"type\": ..., \"v\": ...}, nulls, unknowns, marks)\n"
     "  --var NAME=JSON    one variable as plain JSON, typed as Terraform's\n"
     "                     JSON decoding implies (objects, tuples, exact numbers)\n"
+    "The outside world (spec/functions-files.md):\n"
+    "  --base-dir DIR     the file functions (file, fileset, templatefile, ...) read\n"
+    "                     inside DIR only: '..', absolute paths outside it and\n"
+    "                     symbolic links leading outside are refused; DIR is also\n"
+    "                     the working directory of abspath.  Without it the file\n"
+    "                     functions fail (no file system), and abspath uses the\n"
+    "                     process's working directory\n"
+    "  --now RFC3339      the time of timestamp() and plantimestamp() (default:\n"
+    "                     the system clock; plantimestamp() is then unknown)\n"
+    "  --seed N           uuid() and bcrypt's salt from a reproducible generator\n"
+    "                     seeded with N (default: the system's random source)\n"
+    "  --home DIR         the home directory of pathexpand and \"~\" (default: $HOME)\n"
     "Limits (positive numbers; exceeding one is a resource.limit error):\n"
     "  --limit-steps N    evaluation steps (default 10000000)\n"
     "  --limit-depth N    nesting of evaluation (default 256)\n"
@@ -514,8 +531,47 @@ static int set_eval_limit(tfx_eval_limits *limits, const char *option, const cha
     return 1;
 }
 
+/* [host.cli] One of eval's host options: --base-dir DIR, --now RFC3339,
+ * --seed N, --home DIR.  False after printing the error. */
+static bool set_host_option(tfx_host *host, const char *opt, const char *arg)
+{
+    char *error = NULL;
+    int rc;
+
+    if (strcmp(opt, "--seed") == 0) {
+        char *end;
+        unsigned long long seed;
+
+        errno = 0;
+        seed = strtoull(arg, &end, 10);
+        if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || errno != 0) {
+            fprintf(stderr, "tfexpr eval: --seed needs a number from 0 to %llu, not '%s'\n",
+                    ULLONG_MAX, arg);
+            return false;
+        }
+        tfx_host_set_random_seed(host, seed);
+        return true;
+    }
+    if (strcmp(opt, "--base-dir") == 0)
+        rc = tfx_host_set_base_dir(host, arg, &error);
+    else if (strcmp(opt, "--home") == 0)
+        rc = tfx_host_set_home(host, arg, &error);
+    else {
+        rc = tfx_host_set_now(host, arg, &error);
+        if (rc == 0)
+            rc = tfx_host_set_plan_timestamp(host, arg, &error);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "tfexpr eval: %s: %s\n", opt, error != NULL ? error : "out of memory");
+        tfx_free(error);
+        return false;
+    }
+    return true;
+}
+
 static int cmd_eval(int argc, char **argv)
 {
+    tfx_host *host;
     tfx_eval_limits limits;
     tfx_mode mode = TFX_MODE_EXPRESSION;
     int json = 0;
@@ -532,11 +588,28 @@ static int cmd_eval(int argc, char **argv)
 
     tfx_eval_limits_init(&limits);
     ctx = tfx_context_new();
-    if (ctx == NULL) {
+    host = tfx_host_new();
+    if (ctx == NULL || host == NULL) {
         fputs("tfexpr eval: out of memory\n", stderr);
+        tfx_context_free(ctx);
+        tfx_host_free(host);
         return EXIT_USAGE;
     }
     tfx_context_allow_type_function(ctx, 1); /* as terraform console */
+    /* [host.cli] the defaults: the system clock and random source, $HOME,
+     * the process's working directory; no file system */
+    tfx_host_use_system_clock(host);
+    tfx_host_use_system_random(host);
+    if (getenv("HOME") != NULL && getenv("HOME")[0] != '\0')
+        tfx_host_set_home(host, getenv("HOME"), NULL);
+    {
+        char *cwd = getcwd(NULL, 0);
+
+        if (cwd != NULL)
+            tfx_host_set_cwd(host, cwd, NULL);
+        free(cwd);
+    }
+    tfx_context_set_host(ctx, host);
     for (a = 1; a < argc && status == EXIT_SUCCESS; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             fputs(usage_eval, stdout);
@@ -561,6 +634,12 @@ static int cmd_eval(int argc, char **argv)
         } else if (strcmp(argv[a], "--var") == 0 && a + 1 < argc) {
             if (!load_var(ctx, argv[++a]))
                 status = EXIT_USAGE;
+        } else if ((strcmp(argv[a], "--base-dir") == 0 || strcmp(argv[a], "--now") == 0
+                    || strcmp(argv[a], "--seed") == 0 || strcmp(argv[a], "--home") == 0)
+                   && a + 1 < argc) {
+            if (!set_host_option(host, argv[a], argv[a + 1]))
+                status = EXIT_USAGE;
+            a++;
         } else if (strncmp(argv[a], "--limit-", 8) == 0 && a + 1 < argc) {
             if (!set_eval_limit(&limits, argv[a], argv[a + 1]))
                 status = EXIT_USAGE;
@@ -584,12 +663,14 @@ static int cmd_eval(int argc, char **argv)
     }
     if (status != EXIT_SUCCESS) {
         tfx_context_free(ctx);
+        tfx_host_free(host);
         return status;
     }
     input = read_input(file, text, &name, &n);
     if (input == NULL) {
         fprintf(stderr, "tfexpr eval: cannot read %s\n", file != NULL ? file : "the input");
         tfx_context_free(ctx);
+        tfx_host_free(host);
         return EXIT_USAGE;
     }
     src = tfx_source_parse(name, input, n, mode, NULL);
@@ -624,6 +705,7 @@ static int cmd_eval(int argc, char **argv)
     tfx_result_free(r);
     tfx_source_free(src);
     tfx_context_free(ctx);
+    tfx_host_free(host);
     return status;
 }
 

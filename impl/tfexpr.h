@@ -214,10 +214,76 @@ TFX_API void tfx_context_allow_functions(tfx_context *ctx, int allow);
  * (default 0; `tfexpr eval` turns it on).  With 1, a result that is
  * exactly a type() result is a type: tfx_result_render prints it as
  * `terraform console` does ("tuple([\n    string,\n])"), tfx_result_json
- * gives that text as a string value and tfx_result_type gives "type"; a
- * result that uses a type() result in any other way is the error "Invalid
- * use of type function" (spec/functions-closures.md, fn.type.*). */
+ * gives it as a typed value of type "type" holding that text
+ * ({"type":"type","v":"tuple([\n    string,\n])"}, without marks) and
+ * tfx_result_type gives "type"; a null or unknown value of that type (from
+ * `false ? type(1) : null`) is an ordinary result, of type "type" in
+ * tfx_result_json wherever it is; a result that uses a type() result in
+ * any other way is the error "Invalid use of type function"
+ * (spec/functions-closures.md, fn.type.*). */
 TFX_API void tfx_context_allow_type_function(tfx_context *ctx, int allow);
+
+/* ---------------------------------------------------------------------
+ * The host: what an evaluation may know of the outside world
+ * (spec/functions-files.md, rules host.*, files.*)
+ *
+ * The library never reads a file, the clock or a random source by
+ * itself.  The file functions (file, fileset, templatefile, ...), abspath,
+ * pathexpand, timestamp, plantimestamp, uuid and bcrypt use the host
+ * attached to the context; each part is optional, and a function whose
+ * part is missing fails with an "Error in function call" naming what is
+ * not available.
+ * ------------------------------------------------------------------ */
+
+typedef struct tfx_host tfx_host;
+
+/* A host with nothing in it.  NULL only if memory is exhausted.  Free with
+ * tfx_host_free (after every context that uses it). */
+TFX_API tfx_host *tfx_host_new(void);
+TFX_API void tfx_host_free(tfx_host *h);
+
+/* The file system is the real directory `dir`: every path is resolved
+ * inside it, and `..`, absolute paths outside it and symbolic links whose
+ * target leads outside are refused [files.confine].  The working
+ * directory becomes dir's absolute path (tfx_host_set_cwd may change it
+ * afterwards, for abspath only).  Returns 0, or -1 with a message in
+ * *error (free with tfx_free; error may be NULL). */
+TFX_API int tfx_host_set_base_dir(tfx_host *h, const char *dir, char **error);
+
+/* The file system is held in memory: adds the file `path` (relative,
+ * inside the root; directories implied) with bytes[0..n).  Replaces a
+ * base directory. */
+TFX_API int tfx_host_add_file(tfx_host *h, const char *path, const char *bytes, size_t n,
+                              char **error);
+
+/* An in-memory file system with no files yet. */
+TFX_API void tfx_host_use_memory_files(tfx_host *h);
+
+/* The working directory (absolute), for abspath and for absolute paths
+ * given to the file functions (those under it name files of the root). */
+TFX_API int tfx_host_set_cwd(tfx_host *h, const char *dir, char **error);
+
+/* The home directory, for pathexpand and "~" in file paths. */
+TFX_API int tfx_host_set_home(tfx_host *h, const char *dir, char **error);
+
+/* The clock: fixed at an RFC 3339 time, or the system's. */
+TFX_API int tfx_host_set_now(tfx_host *h, const char *rfc3339, char **error);
+TFX_API void tfx_host_use_system_clock(tfx_host *h);
+
+/* The plan's time, for plantimestamp (RFC 3339; its offset is kept). */
+TFX_API int tfx_host_set_plan_timestamp(tfx_host *h, const char *rfc3339, char **error);
+
+/* The random source: the bytes given, returned in order and then used
+ * up; a reproducible generator from a seed; or the system's getrandom.
+ * The source's position is the host's: evaluations sharing a host
+ * consume the same sequence. */
+TFX_API int tfx_host_set_random_bytes(tfx_host *h, const unsigned char *bytes, size_t n);
+TFX_API void tfx_host_set_random_seed(tfx_host *h, unsigned long long seed);
+TFX_API void tfx_host_use_system_random(tfx_host *h);
+
+/* Attaches a host to a context (NULL: none, the default).  The host is
+ * borrowed: it must outlive the context's evaluations. */
+TFX_API void tfx_context_set_host(tfx_context *ctx, tfx_host *h);
 
 /* ---------------------------------------------------------------------
  * Evaluation
