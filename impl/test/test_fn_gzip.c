@@ -261,6 +261,9 @@ static void test_function(tfx_ctx *ctx, void *arg)
     CHECK_STR(call1(tfx_value_null(ctx, &tfx_type_str)),
               "arg 0: argument must not be null");
     CHECK_STR(call1(u), "unknown(string) :: string");
+    /* an unknown's marks are dropped: cty returns before it looks at them */
+    CHECK_STR(call1(tfx_value_mark(ctx, u, tfx_marks_one(ctx, "sensitive", 9))),
+              "unknown(string) :: string");
     /* cty's machinery: the return type of an unknown of type dynamic is dynamic */
     CHECK_STR(call1(tfx_value_unknown(ctx, &tfx_type_dynamic)), "unknown(dynamic) :: dynamic");
     CHECK_STR(call1(secret),
