@@ -69,8 +69,8 @@ uint8_t *tfx_go_base64_decode(tfx_ctx *ctx, const char *s, size_t n, size_t *out
             continue;
         }
         if (c == '=') {
-            if (j < 2)
-                return NULL;
+            if (j < 2 || j == 4)
+                return NULL; /* "=" first or second in its group of four */
             pad = 1;
             if (j == 2) {
                 j = 3;

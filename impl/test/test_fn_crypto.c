@@ -201,6 +201,10 @@ static void test_base64(tfx_ctx *ctx, void *unused)
     CHECK_STR(b64("AAA=A"), "!");
     CHECK_STR(b64(" AAA"), "!");
     CHECK_STR(b64("AA-_"), "!");
+    CHECK_STR(b64("AAAA="), "!");
+    CHECK_STR(b64("AAAAA="), "!");
+    CHECK_STR(b64("AAAA=="), "!");
+    CHECK_STR(b64("AAAAAAA="), "0000000000");
     /* ref: rsadecrypt("AA=", "") */
     CHECK_STR(call("rsadecrypt", 2, S("AA="), S("")),
               "arg 0: failed to decode input \"AA=\": cipher text must be base64-encoded");
