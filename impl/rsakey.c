@@ -315,6 +315,7 @@ typedef struct dval {
     const uint8_t *p;
     size_t n;
     int raw_class, raw_tag;
+    bool raw_compound;
     struct dval *sub;
     size_t nsub;
 } dval;
@@ -558,6 +559,7 @@ static bool parse_field(tfx_ctx *ctx, const field *f, const uint8_t *b, size_t n
         case F_RAW:
             out->raw_class = t.cls;
             out->raw_tag = (int)t.tag;
+            out->raw_compound = t.compound;
             return true;
         case F_OID:
             return check_oid(inner, ninner, e);
@@ -1149,7 +1151,8 @@ static outcome parse_pkcs8(tfx_ctx *ctx, parse_job *job, const uint8_t *der, siz
         outcome o;
 
         /* asn1.Unmarshal(Parameters.FullBytes, &oid): a failure means none */
-        if (params->present && params->raw_class == 0 && params->raw_tag == 6) {
+        if (params->present && params->raw_class == 0 && params->raw_tag == 6 &&
+            !params->raw_compound) {
             derr e3;
 
             memset(&named, 0, sizeof named);
