@@ -637,7 +637,8 @@ typedef enum {
     TX_UTF16LE,
     TX_SBCS,    /* one byte per character: a table made with iconv */
     TX_ICONV,   /* a multi-byte encoding: glibc's iconv */
-    TX_HZ       /* HZ-GB-2312 over glibc's GBK */
+    TX_HZ,      /* HZ-GB-2312 over glibc's GBK */
+    TX_SJIS     /* Shift_JIS over glibc's CP932, with x/text's limits */
 } tx_kind;
 
 /* A correction of iconv's table for a single-byte encoding: the byte's
@@ -710,7 +711,7 @@ static const tx_encoding tx_encodings[] = {
     SB("ISO_8859-9:1989", "ISO-8859-9"),
     SB("KOI8-R", "KOI8-R"),
     SBFIX("KOI8-U", "KOI8-U", koi8u_fixes),
-    MB("Shift_JIS", "CP932"),
+    TX("Shift_JIS", TX_SJIS, "CP932"),
     TX("US-ASCII", TX_ASCII, NULL),
     TX("UTF-16", TX_UTF16, NULL),
     TX("UTF-16BE", TX_UTF16BE, NULL),
@@ -1255,6 +1256,113 @@ static unsigned char *hz_decode(tfx_ctx *ctx, const unsigned char *b, size_t n, 
     return ok ? out : NULL;
 }
 
+/* [fn.textencoding.sjis] Characters CP932 encodes and x/text's Shift_JIS
+ * does not: the private use area (CP932's user-defined rows), and
+ * ¢ £ ¥ ¬ — ‖ ‾ − 〜, which CP932 maps to JIS codes x/text reads as other
+ * characters. */
+static bool sjis_refused(int32_t c)
+{
+    return (c >= 0xe000 && c <= 0xf8ff) || c == 0xa2 || c == 0xa3 || c == 0xa5 || c == 0xac ||
+           c == 0x2014 || c == 0x2016 || c == 0x203e || c == 0x2212 || c == 0x301c;
+}
+
+/* The code point CP932 gives the two bytes hi lo, -1 if none. */
+static int32_t cp932_char(iconv_t cd, unsigned char hi, unsigned char lo)
+{
+    char in[2], *ip = in, *op;
+    unsigned char out[8];
+    size_t il = 2, ol = sizeof out;
+
+    memcpy(in, (const char[2]){(char)hi, (char)lo}, 2);
+    op = (char *)out;
+    (void)iconv(cd, NULL, NULL, NULL, NULL);
+    if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1 || sizeof out - ol != 4)
+        return -1;
+    return (int32_t)((uint32_t)out[0] | (uint32_t)out[1] << 8 | (uint32_t)out[2] << 16);
+}
+
+/* [fn.textencoding.sjis] Where CP932 writes a character of the IBM
+ * extensions (lead bytes 0xFA-0xFC) that also has a code among the NEC
+ * selected IBM extensions (lead bytes 0xED-0xEE), x/text writes the
+ * latter: out[0..n) (Shift_JIS) is rewritten in place. */
+static void sjis_prefer_nec(unsigned char *out, size_t n)
+{
+    iconv_t cd = iconv_open("UTF-32LE", "CP932");
+    int32_t nec[2][256];
+    bool have = false;
+
+    if (tx_open_failed(cd))
+        return;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = out[i];
+
+        if (!((c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc)) || i + 1 >= n) {
+            i++;
+            continue;
+        }
+        if (c >= 0xfa) {
+            int32_t ch = cp932_char(cd, c, out[i + 1]);
+
+            if (!have) {
+                for (int h = 0; h < 2; h++)
+                    for (int l = 0; l < 256; l++)
+                        nec[h][l] = l >= 0x40 ? cp932_char(cd, (unsigned char)(0xed + h),
+                                                           (unsigned char)l)
+                                              : -1;
+                have = true;
+            }
+            for (int h = 0; h < 2 && ch >= 0; h++)
+                for (int l = 0x40; l < 256; l++)
+                    if (nec[h][l] == ch) {
+                        out[i] = (unsigned char)(0xed + h);
+                        out[i + 1] = (unsigned char)l;
+                        h = 2;
+                        break;
+                    }
+        }
+        i += 2;
+    }
+    (void)iconv_close(cd);
+}
+
+/* [fn.textencoding.sjis] Shift_JIS text to UTF-8 as x/text reads it where
+ * it differs from CP932: a byte 0x80 alone is U+0080, the user-defined
+ * lead bytes 0xF0-0xF9 are undefined; the rest goes through CP932 in
+ * pieces between the 0x80 bytes. */
+static const unsigned char *sjis_decode(tfx_ctx *ctx, const unsigned char *b, size_t n,
+                                        size_t *out_n)
+{
+    tfx_textbuf out;
+    size_t i = 0, start = 0;
+
+    tfx_textbuf_init(&out, ctx);
+    tfx_textbuf_put(&out, "", 0);
+    while (i <= n) {
+        if (i == n || b[i] == 0x80) {
+            size_t pn = 0;
+            const unsigned char *piece =
+                i > start ? tx_iconv(ctx, "UTF-8", "CP932", b + start, i - start, 4, &pn)
+                          : (const unsigned char *)"";
+
+            if (piece == NULL)
+                return NULL;
+            tfx_textbuf_put(&out, (const char *)piece, pn);
+            if (i == n)
+                break;
+            tfx_textbuf_put(&out, "\xc2\x80", 2);
+            start = ++i;
+        } else if (b[i] >= 0xf0 && b[i] <= 0xf9) {
+            return NULL;
+        } else if ((b[i] >= 0x81 && b[i] <= 0x9f) || (b[i] >= 0xe0 && b[i] <= 0xfc)) {
+            i += i + 1 < n ? 2 : 1; /* a lead byte and its trail byte */
+        } else {
+            i++;
+        }
+    }
+    *out_n = out.nbytes;
+    return (const unsigned char *)tfx_textbuf_text(&out);
+}
+
 /* [fn.textencodebase64.convert] The UTF-8 text s[0..n) in encoding e:
  * the bytes (*out_n), or NULL when a character has no encoding in it. */
 static const unsigned char *tx_encode(tfx_ctx *ctx, const tx_encoding *e, const unsigned char *s,
@@ -1265,6 +1373,18 @@ static const unsigned char *tx_encode(tfx_ctx *ctx, const tx_encoding *e, const 
     int32_t table[256];
 
     switch (e->kind) {
+    case TX_SJIS:
+        for (size_t i = 0; i < n;) {
+            int32_t c;
+
+            i += tfx_text_decode(s + i, n - i, &c);
+            if (sjis_refused(c))
+                return NULL;
+        }
+        out = tx_iconv(ctx, e->iconv, "UTF-8", s, n, 8, out_n);
+        if (out != NULL)
+            sjis_prefer_nec(out, *out_n);
+        return out;
     case TX_ICONV:
         return tx_iconv(ctx, e->iconv, "UTF-8", s, n, 8, out_n);
     case TX_HZ:
@@ -1346,6 +1466,8 @@ static const unsigned char *tx_decode(tfx_ctx *ctx, const tx_encoding *e, const 
     bool le = e->kind == TX_UTF16LE;
 
     switch (e->kind) {
+    case TX_SJIS:
+        return sjis_decode(ctx, b, n, out_n);
     case TX_ICONV:
         return tx_iconv(ctx, "UTF-8", e->iconv, b, n, 4, out_n);
     case TX_HZ:

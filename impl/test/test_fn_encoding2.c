@@ -169,6 +169,24 @@ static void test_convert(tfx_ctx *ctx, void *unused)
     CHECK_STR(enc("\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4", "euc-kr"), "\"x9Gxub7u\"");
 }
 
+/* [fn.textencoding.sjis] x/text's Shift_JIS over CP932. */
+static void test_sjis(tfx_ctx *ctx, void *unused)
+{
+    (void)unused;
+    C = ctx;
+    CHECK_STR(enc("\xe2\x85\xb0", "shift_jis"), "\"7u8=\""); /* U+2170: NEC row, not 0xFA40 */
+    CHECK_STR(enc("\xe4\xbb\xa1", "shift_jis"), "\"7U0=\""); /* U+4EE1 */
+    CHECK_STR(enc("\xc2\xa5", "shift_jis"),
+              "arg 0: the given string contains characters that cannot be represented in Shift_JIS");
+    CHECK_STR(enc("\xee\x80\x80", "shift_jis"),
+              "arg 0: the given string contains characters that cannot be represented in Shift_JIS");
+    CHECK_STR(dec("gA==", "shift_jis"), "\"\\u0080\"");
+    CHECK_STR(dec("gICA", "shift_jis"), "\"\\u0080\\u0080\\u0080\"");
+    CHECK_STR(dec("8EA=", "shift_jis"), UNDEF "Shift_JIS");
+    CHECK_STR(dec("+kA=", "shift_jis"), "\"\xe2\x85\xb0\"");
+    CHECK_STR(dec("k/qWew==", "shift_jis"), "\"\xe6\x97\xa5\xe6\x9c\xac\"");
+}
+
 /* Every byte of every single-byte encoding that is defined decodes to a
  * character that encodes back to that byte (the table is one to one, as
  * x/text's is). */
@@ -255,6 +273,7 @@ int main(void)
     CHECK(run("base64 and url", test_base64_url));
     CHECK(run("names", test_names));
     CHECK(run("convert", test_convert));
+    CHECK(run("sjis", test_sjis));
     CHECK(run("roundtrip", test_roundtrip));
 
     tfx_ctx_limits_init(&limits);
