@@ -33,7 +33,7 @@ struct tfx_adapter {
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
     "mode.expression", "mode.template", "request.parse", "request.convert", "request.refs",
-    "request.console", "unknown", "marks",
+    "request.console", "host", "host.confined", "unknown", "marks",
     "ranges.column", "numeric.bigfloat512",
 };
 
@@ -317,11 +317,84 @@ static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
     return ctx;
 }
 
+/* [host.protocol] The host a case describes ("host": conformance/README.md,
+ * "Host description"): in-memory files under the working directory
+ * ("cwd", default "/work"), the clock, the plan time, the random bytes and
+ * the home directory.  NULL with no answer when the case has no host;
+ * NULL with an errored answer when the description is malformed. */
+static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
+{
+    json_t *d = json_object_get(c, "host");
+    json_t *files;
+    json_t *item;
+    const char *key;
+    tfx_host *h;
+    char *error = NULL;
+    int rc = 0;
+
+    *answer = NULL;
+    if (d == NULL)
+        return NULL;
+    h = tfx_host_new();
+    if (h == NULL || !json_is_object(d)) {
+        *answer = errored(seq, h == NULL ? "out of memory" : "\"host\" is not an object");
+        tfx_host_free(h);
+        return NULL;
+    }
+    tfx_host_use_memory_files(h);
+    files = json_object_get(d, "files");
+    if (files != NULL && !json_is_object(files))
+        rc = -1;
+    json_object_foreach(files, key, item) {
+        size_t n = 0;
+        unsigned char *bytes =
+            json_is_string(item) ? decode_base64(json_string_value(item), &n) : NULL;
+
+        if (rc == 0 && (bytes == NULL
+                        || tfx_host_add_file(h, key, (const char *)bytes, n, &error) != 0))
+            rc = -1;
+        free(bytes);
+    }
+    item = json_object_get(d, "cwd");
+    if (rc == 0)
+        rc = tfx_host_set_cwd(h, json_is_string(item) ? json_string_value(item) : "/work",
+                              &error);
+    if (rc == 0 && (item = json_object_get(d, "home")) != NULL)
+        rc = json_is_string(item) ? tfx_host_set_home(h, json_string_value(item), &error) : -1;
+    if (rc == 0 && (item = json_object_get(d, "now")) != NULL)
+        rc = json_is_string(item) ? tfx_host_set_now(h, json_string_value(item), &error) : -1;
+    if (rc == 0 && (item = json_object_get(d, "plan_timestamp")) != NULL)
+        rc = json_is_string(item)
+                 ? tfx_host_set_plan_timestamp(h, json_string_value(item), &error)
+                 : -1;
+    if (rc == 0 && (item = json_object_get(d, "random")) != NULL) {
+        size_t n = 0;
+        unsigned char *bytes =
+            json_is_string(item) ? decode_base64(json_string_value(item), &n) : NULL;
+
+        rc = bytes != NULL ? tfx_host_set_random_bytes(h, bytes, n) : -1;
+        free(bytes);
+    }
+    if (rc != 0) {
+        char *msg = malloc(strlen(error != NULL ? error : "") + 32);
+
+        if (msg != NULL)
+            sprintf(msg, "malformed host: %s", error != NULL ? error : "a field has a bad value");
+        *answer = errored(seq, msg != NULL ? msg : "out of memory");
+        free(msg);
+        tfx_free(error);
+        tfx_host_free(h);
+        return NULL;
+    }
+    return h;
+}
+
 /* An eval request (and a convert request: the value then converted to the
  * case's convert_to type; a console request: evaluated as `terraform
  * console` does, with type()): the value, or the diagnostics. */
 static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
 {
+    tfx_host *host;
     json_t *answer;
     tfx_context *ctx;
     tfx_source *src;
@@ -342,6 +415,13 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
         tfx_source_free(src);
         return answer;
     }
+    host = case_host(seq, c, &answer);
+    if (answer != NULL) {
+        tfx_context_free(ctx);
+        tfx_source_free(src);
+        return answer;
+    }
+    tfx_context_set_host(ctx, host);
     if (console)
         tfx_context_allow_type_function(ctx, 1);
     r = tfx_evaluate(src, ctx, NULL);
@@ -359,6 +439,7 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
             free(type);
             tfx_result_free(r);
             tfx_context_free(ctx);
+            tfx_host_free(host);
             tfx_source_free(src);
             return answer;
         }
@@ -380,6 +461,7 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
     }
     tfx_result_free(r);
     tfx_context_free(ctx);
+    tfx_host_free(host);
     tfx_source_free(src);
     return answer;
 }

@@ -403,6 +403,58 @@ static bool check_conversion(json_t *c, char **why)
     return true;
 }
 
+/* A case's "host" (conformance/README.md, "Host description"): an object
+ * of "files" (path -> base64), "random" (base64), and the strings "now",
+ * "plan_timestamp", "home", "cwd"; nothing else. */
+static bool check_host(json_t *host, char **why)
+{
+    static const char *const strings[] = {"now", "plan_timestamp", "home", "cwd", NULL};
+    json_t *files = json_object_get(host, "files");
+    json_t *random = json_object_get(host, "random");
+    const char *key;
+    json_t *item;
+    size_t i;
+
+    if (!json_is_object(host)) {
+        *why = rn_xstrdup("\"host\" must be an object");
+        return false;
+    }
+    json_object_foreach(host, key, item) {
+        bool known = strcmp(key, "files") == 0 || strcmp(key, "random") == 0;
+
+        for (i = 0; strings[i] != NULL && !known; i++)
+            known = strcmp(key, strings[i]) == 0;
+        if (!known) {
+            *why = rn_xasprintf("host: unknown field \"%s\"", key);
+            return false;
+        }
+    }
+    for (i = 0; strings[i] != NULL; i++) {
+        item = json_object_get(host, strings[i]);
+        if (item != NULL && !json_is_string(item)) {
+            *why = rn_xasprintf("host.%s must be a string", strings[i]);
+            return false;
+        }
+    }
+    if (random != NULL && (!json_is_string(random) || !is_base64(json_string_value(random)))) {
+        *why = rn_xstrdup("host.random must be a base64 string");
+        return false;
+    }
+    if (files != NULL) {
+        if (!json_is_object(files)) {
+            *why = rn_xstrdup("host.files must be an object of path -> base64 contents");
+            return false;
+        }
+        json_object_foreach(files, key, item) {
+            if (!json_is_string(item) || !is_base64(json_string_value(item))) {
+                *why = rn_xasprintf("host.files.%s must be a base64 string", key);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static bool check_case(json_t *c, char **why)
 {
     static const char *const modes[] = {"expression", "template", NULL};
@@ -435,6 +487,8 @@ static bool check_case(json_t *c, char **why)
         return false;
     }
     if (!check_conversion(c, why))
+        return false;
+    if (json_object_get(c, "host") != NULL && !check_host(json_object_get(c, "host"), why))
         return false;
     if ((input == NULL) == (input64 == NULL)) {
         *why = rn_xstrdup("a case has exactly one of \"input\" and \"input_base64\"");
@@ -802,9 +856,16 @@ char *rn_case_not_applicable(const rn_case *c, const char *profile,
         free(list);
         return why;
     }
+    /* a case that describes its host needs the capability "host" */
+    if (json_object_get(c->fields, "host") != NULL && !declares(capabilities, "host")) {
+        nmissing++;
+        rn_buf_adds(&missing, "host");
+    }
     json_array_foreach(requires, i, item) {
         const char *cap = json_string_value(item);
 
+        if (strcmp(cap, "host") == 0 && json_object_get(c->fields, "host") != NULL)
+            continue;
         if (!declares(capabilities, cap)) {
             if (nmissing++ > 0)
                 rn_buf_adds(&missing, ", ");
@@ -831,7 +892,7 @@ json_t *rn_case_request(const rn_case *c)
 {
     static const char *const fields[] = {"id", "name", "request", "mode", "input",
                                          "input_base64", "variables", "convert_to",
-                                         "convert_mode", NULL};
+                                         "convert_mode", "host", NULL};
     json_t *request = json_object();
     size_t i;
 

@@ -27,6 +27,8 @@ type caseRequest struct {
 	// ConvertTo and ConvertMode belong to a "convert" request (convert.go).
 	ConvertTo   json.RawMessage `json:"convert_to"`
 	ConvertMode *string         `json:"convert_mode"`
+	// Host is the case's host description (host.go).
+	Host *hostDescription `json:"host"`
 }
 
 // posJSON and rangeJSON carry an hcl.Range: byte offsets from 0 (end
@@ -97,6 +99,13 @@ func runCase(c *caseRequest) runAnswer {
 	src, err := caseSource(c)
 	if err != nil {
 		return runAnswer{Errored: true, Message: err.Error()}
+	}
+	if c.Host != nil {
+		undo, err := applyHost(c.Host)
+		if err != nil {
+			return runAnswer{Errored: true, Message: "malformed host: " + err.Error()}
+		}
+		defer undo()
 	}
 
 	vars := make(map[string]cty.Value, len(c.Variables))

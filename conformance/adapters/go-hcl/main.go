@@ -266,6 +266,7 @@ func capabilities() []string {
 		"request.convert",
 		"request.refs",
 		"request.console",
+		"host",
 		"unknown",
 		"marks",
 		"ranges.column",

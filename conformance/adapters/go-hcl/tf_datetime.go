@@ -129,6 +129,13 @@ var tfTimestampFunc = function.New(&function.Spec{
 var tfPlanTimestampFunc = function.New(&function.Spec{
 	Type: function.StaticReturnType(cty.String),
 	Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+		if hostPlan.active {
+			// a case's host (host.go): its plan_timestamp, or none
+			if hostPlan.t.IsZero() {
+				return cty.UnknownVal(cty.String), nil
+			}
+			return cty.StringVal(hostPlan.t.Format(time.RFC3339)), nil
+		}
 		if fixedNow.IsZero() {
 			return cty.UnknownVal(cty.String), nil
 		}

@@ -58,7 +58,7 @@ func resolvePath(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(baseDir, path)
 	}
-	return filepath.Clean(path), nil
+	return hostMapIn(filepath.Clean(path)), nil
 }
 
 // readFileBytes reads a file for file, filebase64 and templatefile: a
@@ -194,6 +194,7 @@ var tfFileSetFunc = function.New(&function.Spec{
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(baseDir, dir)
 		}
+		dir = hostMapIn(dir)
 		pattern := filepath.Join(dir, patternVal.AsString())
 		matches, err := doublestar.Glob(pattern)
 		if err != nil {
@@ -328,14 +329,22 @@ var (
 // process's working directory (not the base directory; the adapter's is
 // the --base-dir directory when given), with "/" separators.
 var tfAbsPathFunc = pathFunc(func(p string) (string, error) {
+	if activeHost != nil && !filepath.IsAbs(p) {
+		// a case's host (host.go): Abs against its virtual working
+		// directory, which is what Abs does against a real one
+		return filepath.ToSlash(filepath.Join(activeHost.virtualCwd, p)), nil
+	}
 	abs, err := filepath.Abs(p)
-	return filepath.ToSlash(abs), err
+	return filepath.ToSlash(hostMapOut(abs)), err
 })
 
 // tfPathExpandFunc is Terraform's pathexpand(path): go-homedir's Expand
 // ("~" or "~/..." with $HOME; "~user" is the error "cannot expand
 // user-specific home dir").
-var tfPathExpandFunc = pathFunc(homedir.Expand)
+var tfPathExpandFunc = pathFunc(func(p string) (string, error) {
+	out, err := homedir.Expand(p)
+	return hostMapOut(out), err
+})
 
 // pathFunc is a function of one path string.
 func pathFunc(fn func(string) (string, error)) function.Function {

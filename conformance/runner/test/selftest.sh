@@ -122,6 +122,18 @@ pycheck outcomes "$TMP/caps.out" A0000001=skipped A0000002=skipped A0000003=skip
     V0000011=skipped V0000012=skipped V0000013=skipped \
     "A0000001~fn:upper" "A0000005~marks"
 
+# A case that describes its host applies only to an adapter declaring
+# "host", which gets the description in the run request.
+run host-none --adapter "$(q "$FAKE") --caps mode.expression" --format json "$HERE/host"
+status host-none 0
+pycheck outcomes "$TMP/host-none.out" H0000001=skipped H0000002=pass "H0000001~host"
+run host --adapter "$(q "$FAKE") --caps mode.expression,host --log $(q "$TMP/host.log")" \
+    --format json "$HERE/host"
+status host 0
+pycheck outcomes "$TMP/host.out" H0000001=pass H0000002=pass
+has host log '"a.txt":"eA=="'
+has host log '"cwd":"/w"'
+
 # Convert requests: with request.convert declared, the case that requires
 # it runs; a failure's detail names the conversion.
 run convert --adapter "$(q "$FAKE") --caps mode.expression,request.convert" --format json \
@@ -289,6 +301,10 @@ has bad-refs-stray err "refs-stray.json: case 1 (B0000008 bad/refs-stray): only 
 run bad-refs-step --list "$HERE/bad/refs-bad-step.json"
 status bad-refs-step 2
 has bad-refs-step err "refs-bad-step.json: case 1 (B0000009 bad/refs-bad-step): expect.refs[0].steps[0] has exactly one of \"attr\" and \"index\""
+run bad-host --list "$HERE/bad/host.json"
+status bad-host 2
+has bad-host err "host.json: case 1 (B0000011 bad/host-files): host.files.a.txt must be a base64 string"
+
 run bad-dup --list "$HERE/bad/dup-a.json" "$HERE/bad/dup-b.json"
 status bad-dup 2
 has bad-dup err "duplicate case id B0000004"
