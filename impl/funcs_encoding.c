@@ -638,7 +638,8 @@ typedef enum {
     TX_SBCS,    /* one byte per character: a table made with iconv */
     TX_ICONV,   /* a multi-byte encoding: glibc's iconv */
     TX_HZ,      /* HZ-GB-2312 over glibc's GBK */
-    TX_SJIS     /* Shift_JIS over glibc's CP932, with x/text's limits */
+    TX_SJIS,    /* Shift_JIS over glibc's CP932, with x/text's limits */
+    TX_GBK      /* GBK over glibc's GBK and GB18030 */
 } tx_kind;
 
 /* A correction of iconv's table for a single-byte encoding: the byte's
@@ -675,7 +676,7 @@ static const tx_encoding tx_encodings[] = {
     MB("EUC-KR", "CP949"),
     MB("Extended_UNIX_Code_Packed_Format_for_Japanese", "EUC-JP"),
     MB("GB18030", "GB18030"),
-    MB("GBK", "GBK"),
+    TX("GBK", TX_GBK, "GBK"),
     TX("HZ-GB-2312", TX_HZ, "GBK"),
     SB("IBM00858", "IBM858"),
     SB("IBM01140", "IBM1140"),
@@ -1129,17 +1130,107 @@ static void put_utf16(unsigned char *out, size_t *k, int32_t c, bool le)
     }
 }
 
-/* [fn.textencoding.hz] HZ-GB-2312 as x/text writes it: ASCII as it is
- * except "~" as "~~" (in either state); a character GBK encodes as two
- * bytes both within 0xA1..0xFD / 0xA1..0xFE goes in with 0x80 taken off
- * each byte, after "~{" when the text is in the ASCII state; "~}" before
- * ASCII that follows; nothing at the end.  Any other character fails. */
-static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, size_t *out_n)
+/* The two glibc converters x/text's GBK is made of
+ * [fn.textencoding.gbk]. */
+typedef struct {
+    iconv_t gbk, gb18030;
+} gbk_cds;
+
+/* Opens them, to GBK (encode) or from it; false if iconv refuses. */
+static bool gbk_open(gbk_cds *cd, bool encode)
+{
+    cd->gbk = encode ? iconv_open("GBK", "UTF-8") : iconv_open("UTF-8", "GBK");
+    if (tx_open_failed(cd->gbk))
+        return false;
+    cd->gb18030 = encode ? iconv_open("GB18030", "UTF-8") : iconv_open("UTF-8", "GB18030");
+    if (tx_open_failed(cd->gb18030)) {
+        (void)iconv_close(cd->gbk);
+        return false;
+    }
+    return true;
+}
+
+static void gbk_close(gbk_cds *cd)
+{
+    (void)iconv_close(cd->gbk);
+    (void)iconv_close(cd->gb18030);
+}
+
+/* in[0..n) converted by cd into out (at most cap bytes): the length, or
+ * 0 when iconv refuses it. */
+static size_t conv_one(iconv_t cd, const unsigned char *in, size_t n, unsigned char *out,
+                       size_t cap)
+{
+    char buf[8], *ip = buf, *op = (char *)out;
+    size_t il = n, ol = cap;
+
+    if (n > sizeof buf)
+        return 0;
+    memcpy(buf, in, n);
+    (void)iconv(cd, NULL, NULL, NULL, NULL);
+    if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1 || il != 0 ||
+        iconv(cd, NULL, NULL, &op, &ol) == (size_t)-1)
+        return 0;
+    return cap - ol;
+}
+
+/* [fn.textencoding.gbk] Whether x/text's GBK has the two-byte code
+ * glibc's GB18030 gives character c where glibc's GBK has none: not for
+ * the private use area, characters above U+FFFF, and the characters
+ * GB18030-2005 moved out of it (U+1E3F, U+9FB4-U+9FBB, U+FE10-U+FE19),
+ * which x/text keeps as GB18030-2000 had them. */
+static bool gbk_takes(int32_t c)
+{
+    return c < 0x10000 && !(c >= 0xe000 && c <= 0xf8ff) && c != 0x1e3f &&
+           !(c >= 0x9fb4 && c <= 0x9fbb) && !(c >= 0xfe10 && c <= 0xfe19);
+}
+
+/* One character (UTF-8 s[0..len), code point c) in x/text's GBK: its
+ * bytes in out, 0 when it has none. */
+static size_t gbk_encode_char(const gbk_cds *cd, const unsigned char *s, size_t len, int32_t c,
+                              unsigned char out[8])
+{
+    size_t r = conv_one(cd->gbk, s, len, out, 8);
+
+    if (r > 0 || !gbk_takes(c))
+        return r;
+    r = conv_one(cd->gb18030, s, len, out, 8);
+    return r == 2 ? r : 0;
+}
+
+/* One byte or pair of x/text's GBK as UTF-8 in out, 0 when undefined:
+ * glibc's GBK, else (pairs) glibc's GB18030 where gbk_takes its
+ * character; 0xA3 0xA0 is U+3000. */
+static size_t gbk_decode_seq(const gbk_cds *cd, const unsigned char *b, size_t len,
+                             unsigned char out[8])
+{
+    size_t r;
+    int32_t c;
+
+    if (len == 2 && b[0] == 0xa3 && b[1] == 0xa0) {
+        out[0] = 0xe3;
+        out[1] = 0x80;
+        out[2] = 0x80;
+        return 3;
+    }
+    r = conv_one(cd->gbk, b, len, out, 8);
+    if (r > 0 || len != 2)
+        return r;
+    r = conv_one(cd->gb18030, b, len, out, 8);
+    if (r == 0 || tfx_text_decode(out, r, &c) != r || !gbk_takes(c))
+        return 0;
+    return r;
+}
+
+/* [fn.textencoding.gbk] The UTF-8 text s[0..n) in x/text's GBK (hz:
+ * HZ-GB-2312 [fn.textencoding.hz]), or NULL. */
+static const unsigned char *gbk_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, bool hz,
+                                       size_t *out_n)
 {
     unsigned char *out;
     size_t k = 0;
     bool gb = false, ok = true;
-    iconv_t cd;
+    gbk_cds cd;
 
     if (n > SIZE_MAX / 5 - 4)
         tfx_ctx_check_string(ctx, SIZE_MAX);
@@ -1147,22 +1238,18 @@ static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, 
     for (size_t i = 0; i < n; i++)
         tfx_ctx_step(ctx);
     out = tfx_ctx_alloc(ctx, 5 * n + 4);
-    cd = iconv_open("GBK", "UTF-8");
-    if (tx_open_failed(cd))
+    if (!gbk_open(&cd, true))
         return NULL;
     for (size_t i = 0; i < n && ok;) {
         int32_t c;
         size_t len = tfx_text_decode(s + i, n - i, &c);
-        char gbk[8], one[4];
-        char *ip = one, *op = gbk;
-        size_t il = len, ol = sizeof gbk;
+        unsigned char code[8];
+        size_t r;
 
-        memcpy(one, s + i, len);
-
-        i += len;
-        if (c == '~') {
+        if (hz && c == '~') {
             out[k++] = '~';
             out[k++] = '~';
+            i += len;
             continue;
         }
         if (c < 0x80) {
@@ -1172,12 +1259,23 @@ static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, 
                 gb = false;
             }
             out[k++] = (unsigned char)c;
+            i += len;
             continue;
         }
-        (void)iconv(cd, NULL, NULL, NULL, NULL);
-        ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && sizeof gbk - ol == 2 &&
-             (unsigned char)gbk[0] >= 0xa1 && (unsigned char)gbk[0] <= 0xfd &&
-             (unsigned char)gbk[1] >= 0xa1 && (unsigned char)gbk[1] <= 0xfe;
+        r = gbk_encode_char(&cd, s + i, len, c, code);
+        if (hz && c == 0x20ac) { /* x/text's table has 0xA2 0xE3; its GBK writes 0x80 */
+            code[0] = 0xa2;
+            code[1] = 0xe3;
+            r = 2;
+        }
+        i += len;
+        if (!hz) {
+            ok = r > 0;
+            memcpy(out + k, code, r);
+            k += r;
+            continue;
+        }
+        ok = r == 2 && code[0] >= 0xa1 && code[0] <= 0xfd && code[1] >= 0xa1 && code[1] <= 0xfe;
         if (!ok)
             break;
         if (!gb) {
@@ -1185,12 +1283,63 @@ static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, 
             out[k++] = '{';
             gb = true;
         }
-        out[k++] = (unsigned char)((unsigned char)gbk[0] - 0x80);
-        out[k++] = (unsigned char)((unsigned char)gbk[1] - 0x80);
+        out[k++] = (unsigned char)(code[0] - 0x80);
+        out[k++] = (unsigned char)(code[1] - 0x80);
     }
-    (void)iconv_close(cd);
+    gbk_close(&cd);
     *out_n = k;
     return ok ? out : NULL;
+}
+
+/* [fn.textencoding.gbk] x/text's GBK bytes b[0..n) as UTF-8, or NULL:
+ * ASCII, single bytes 0x80 and 0xFF, and pairs of a lead byte 0x81-0xFE
+ * and the byte after it. */
+static const unsigned char *gbk_decode(tfx_ctx *ctx, const unsigned char *b, size_t n,
+                                       size_t *out_n)
+{
+    unsigned char *out;
+    size_t k = 0, i = 0;
+    bool ok = true;
+    gbk_cds cd;
+
+    tfx_ctx_check_string(ctx, n);
+    for (size_t j = 0; j < n; j++)
+        tfx_ctx_step(ctx);
+    out = tfx_ctx_alloc(ctx, 3 * n + 8);
+    if (!gbk_open(&cd, false))
+        return NULL;
+    while (i < n && ok) {
+        size_t len = b[i] >= 0x81 && b[i] <= 0xfe ? 2 : 1;
+        size_t r;
+
+        if (b[i] < 0x80) {
+            out[k++] = b[i++];
+            continue;
+        }
+        ok = i + len <= n;
+        if (!ok)
+            break;
+        r = gbk_decode_seq(&cd, b + i, len, out + k);
+        ok = r > 0;
+        k += r;
+        i += len;
+    }
+    gbk_close(&cd);
+    *out_n = k;
+    return ok ? out : NULL;
+}
+
+/* [fn.textencoding.hz] HZ-GB-2312 as x/text writes it: ASCII as it is
+ * except "~" as "~~" (in either state); a character x/text's GBK encodes
+ * as two bytes both within 0xA1..0xFD / 0xA1..0xFE goes in with 0x80
+ * taken off each byte (€ as 0xA2 0xE3, the code of x/text's table, where
+ * GBK writes 0x80), after "~{" when the text is in the ASCII state; "~}"
+ * before ASCII that follows; nothing at the end.  Any other character
+ * fails. */
+static const unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n,
+                                      size_t *out_n)
+{
+    return gbk_encode(ctx, s, n, true, out_n);
 }
 
 /* [fn.textencoding.hz] Reading HZ-GB-2312: "~{" and "~}" switch between
@@ -1199,19 +1348,19 @@ static unsigned char *hz_encode(tfx_ctx *ctx, const unsigned char *s, size_t n, 
  * character with 0x80 added to each.  Anything else (a byte above 0x7F,
  * another "~" sequence, a lone byte at the end, an undefined pair) is
  * undefined. */
-static unsigned char *hz_decode(tfx_ctx *ctx, const unsigned char *b, size_t n, size_t *out_n)
+static const unsigned char *hz_decode(tfx_ctx *ctx, const unsigned char *b, size_t n,
+                                      size_t *out_n)
 {
     unsigned char *out;
     size_t k = 0, i = 0;
     bool gb = false, ok = true;
-    iconv_t cd;
+    gbk_cds cd;
 
     tfx_ctx_check_string(ctx, n);
     for (size_t j = 0; j < n; j++)
         tfx_ctx_step(ctx);
-    out = tfx_ctx_alloc(ctx, 2 * n + 4);
-    cd = iconv_open("UTF-8", "GBK");
-    if (tx_open_failed(cd))
+    out = tfx_ctx_alloc(ctx, 2 * n + 8);
+    if (!gbk_open(&cd, false))
         return NULL;
     while (i < n && ok) {
         unsigned char c0 = b[i];
@@ -1237,21 +1386,21 @@ static unsigned char *hz_decode(tfx_ctx *ctx, const unsigned char *b, size_t n, 
             out[k++] = c0;
             i++;
         } else {
-            char in[2], *ip = in, *op;
-            size_t il = 2, ol = 4;
+            unsigned char pair[2];
+            size_t r;
 
             ok = i + 1 < n && c0 >= 0x21 && c0 < 0x7e && b[i + 1] >= 0x21 && b[i + 1] < 0x7f;
             if (!ok)
                 break;
-            memcpy(in, (const char[2]){(char)(c0 + 0x80), (char)(b[i + 1] + 0x80)}, 2);
-            op = (char *)out + k;
-            (void)iconv(cd, NULL, NULL, NULL, NULL);
-            ok = iconv(cd, &ip, &il, &op, &ol) != (size_t)-1;
-            k = (size_t)((unsigned char *)op - out);
+            pair[0] = (unsigned char)(c0 + 0x80);
+            pair[1] = (unsigned char)(b[i + 1] + 0x80);
+            r = gbk_decode_seq(&cd, pair, 2, out + k);
+            ok = r > 0;
+            k += r;
             i += 2;
         }
     }
-    (void)iconv_close(cd);
+    gbk_close(&cd);
     *out_n = k;
     return ok ? out : NULL;
 }
@@ -1389,6 +1538,8 @@ static const unsigned char *tx_encode(tfx_ctx *ctx, const tx_encoding *e, const 
         return tx_iconv(ctx, e->iconv, "UTF-8", s, n, 8, out_n);
     case TX_HZ:
         return hz_encode(ctx, s, n, out_n);
+    case TX_GBK:
+        return gbk_encode(ctx, s, n, false, out_n);
     case TX_UTF8:
         *out_n = n;
         return s;
@@ -1472,6 +1623,8 @@ static const unsigned char *tx_decode(tfx_ctx *ctx, const tx_encoding *e, const 
         return tx_iconv(ctx, "UTF-8", e->iconv, b, n, 4, out_n);
     case TX_HZ:
         return hz_decode(ctx, b, n, out_n);
+    case TX_GBK:
+        return gbk_decode(ctx, b, n, out_n);
     case TX_UTF8:
         if (!tfx_text_valid(b, n))
             return NULL;

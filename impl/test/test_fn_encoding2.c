@@ -169,6 +169,23 @@ static void test_convert(tfx_ctx *ctx, void *unused)
     CHECK_STR(enc("\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4", "euc-kr"), "\"x9Gxub7u\"");
 }
 
+/* [fn.textencoding.gbk] x/text's GBK over glibc's GBK and GB18030. */
+static void test_gbk(tfx_ctx *ctx, void *unused)
+{
+    (void)unused;
+    C = ctx;
+    CHECK_STR(enc("\xc7\xb9\xe3\x80\xbe\xe2\xbf\xb0", "gbk"), "\"qL+piamK\"");
+    CHECK_STR(dec("qL+piamK", "gbk"), "\"\xc7\xb9\xe3\x80\xbe\xe2\xbf\xb0\"");
+    CHECK_STR(dec("o6A=", "gbk"), "\"\\u3000\"");
+    CHECK_STR(dec("qLw=", "gbk"), UNDEF "GBK");
+    CHECK_STR(enc("\xe1\xb8\xbf", "gbk"),
+              "arg 0: the given string contains characters that cannot be represented in GBK");
+    CHECK_STR(enc("\xe2\x82\xac", "gbk"), "\"gA==\"");
+    CHECK_STR(enc("\xe2\x82\xac", "hz-gb-2312"), "\"fnsiYw==\"");
+    CHECK_STR(dec("gA==", "gbk"), "\"\xe2\x82\xac\"");
+    CHECK_STR(dec("/w==", "gbk"), UNDEF "GBK");
+}
+
 /* [fn.textencoding.sjis] x/text's Shift_JIS over CP932. */
 static void test_sjis(tfx_ctx *ctx, void *unused)
 {
@@ -274,6 +291,7 @@ int main(void)
     CHECK(run("names", test_names));
     CHECK(run("convert", test_convert));
     CHECK(run("sjis", test_sjis));
+    CHECK(run("gbk", test_gbk));
     CHECK(run("roundtrip", test_roundtrip));
 
     tfx_ctx_limits_init(&limits);
