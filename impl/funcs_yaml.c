@@ -634,6 +634,15 @@ typedef struct {
     const char *error;         /* set when decoding failed */
     const char *deferred;      /* the value pass's first error [fn.yamldecode.block] */
     const tfx_value *result;
+    /* [fn.yamldecode.escapes] */
+    bool unknown_escape;       /* libyaml refused an escape ... */
+    size_t escape_index;       /* ... at this character index */
+    const size_t *patches;     /* byte offsets of the "\'" read as "\0" */
+    size_t npatches;
+    size_t base;               /* bytes before libyaml's first character (a BOM) */
+    size_t cur_ci;             /* a character index and its byte offset */
+    size_t cur_bi;
+    bool step_limit;           /* the read handler met the step limit */
 } yaml_decoder;
 
 static const char *const event_names[] = {
@@ -672,6 +681,11 @@ static bool fail_parser(yaml_decoder *d)
     const char *msg = p->problem != NULL && p->problem[0] != '\0'
                           ? tfx_ctx_strndup(d->ctx, p->problem, strlen(p->problem))
                           : "invalid YAML syntax";
+
+    if (p->error == YAML_SCANNER_ERROR && strcmp(msg, "found unknown escape character") == 0) {
+        d->unknown_escape = true;
+        d->escape_index = p->problem_mark.index;
+    }
 
     if (p->problem_mark.line != 0) {
         size_t line = p->problem_mark.line;
@@ -783,6 +797,126 @@ static void complete_anchor(yaml_decoder *d, const char *name, const tfx_value *
 static const char *ev_str(yaml_decoder *d, const yaml_char_t *s)
 {
     return s == NULL ? NULL : tfx_ctx_strndup(d->ctx, (const char *)s, strlen((const char *)s));
+}
+
+/* The byte offset in d->src of libyaml's character index ci (libyaml
+ * counts characters, after a byte order mark). */
+static size_t byte_offset(yaml_decoder *d, size_t ci)
+{
+    if (ci < d->cur_ci) {
+        d->cur_ci = 0;
+        d->cur_bi = d->base;
+    }
+    while (d->cur_ci < ci && d->cur_bi < d->nbytes) {
+        unsigned char c = (unsigned char)d->src[d->cur_bi];
+
+        d->cur_bi += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        d->cur_ci++;
+    }
+    return d->cur_bi < d->nbytes ? d->cur_bi : d->nbytes;
+}
+
+static bool is_patched(const yaml_decoder *d, size_t off)
+{
+    size_t i;
+
+    for (i = 0; i < d->npatches; i++)
+        if (d->patches[i] == off)
+            return true;
+    return false;
+}
+
+/* [fn.yamldecode.escapes] The escapes of a double-quoted scalar as
+ * go-yaml's scanner reads them, from the scalar's source: "\/" is its
+ * error "found unknown escape character" (libyaml 0.2.5 reads a
+ * solidus), and an "\'" that libyaml refused and the decoder had it
+ * read as "\0" is an apostrophe again.  *val and *len are the value
+ * libyaml gave; false with d->error set for "\/". */
+static bool go_escapes(yaml_decoder *d, const char **val, size_t *len)
+{
+    const yaml_event_t *ev = &d->ev;
+    size_t b0;
+    size_t b1;
+    size_t j;
+    size_t nuls = 0;
+    size_t line;
+    bool fixed = false;
+    bool *from_patch = NULL;
+    size_t nflags = 0;
+
+    if (ev->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE || d->base == SIZE_MAX)
+        return true;
+    b0 = byte_offset(d, ev->start_mark.index);
+    b1 = byte_offset(d, ev->end_mark.index);
+    while (b0 < b1 && d->src[b0] != '"')
+        b0++;
+    line = ev->start_mark.line;
+    for (j = b0 + 1; j + 1 < b1; j++) {
+        const unsigned char *u = (const unsigned char *)d->src + j;
+        char c = d->src[j];
+        bool nul = false;
+        size_t bs = j;
+
+        if (c == '\n' || (c == '\r' && u[1] != '\n') || (u[0] == 0xC2 && u[1] == 0x85) ||
+            (u[0] == 0xE2 && j + 2 < b1 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)))
+            line++;
+        if (c != '\\')
+            continue;
+        c = d->src[j + 1];
+        if (c == '/') {
+            /* go-yaml's scanner error: at the backslash (the next line,
+             * column 1, when its line is not 0; else bare) */
+            if (line == 0)
+                d->error = "found unknown escape character";
+            else
+                d->error = tfx_ctx_printf(d->ctx, "on line %zu, column 1: %s", line + 1,
+                                          "found unknown escape character");
+            return false;
+        }
+        if (c == 'x' || c == 'u' || c == 'U') {
+            size_t k = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+            size_t m;
+
+            nul = j + 2 + k <= b1;
+            for (m = 0; nul && m < k; m++)
+                nul = d->src[j + 2 + m] == '0';
+            j += 1 + k;
+        } else {
+            nul = c == '0';
+            if (c == '\r' || c == '\n')
+                line++;
+            j++;
+            if (c == '\r' && j + 1 < b1 && d->src[j + 1] == '\n')
+                j++;
+        }
+        if (nul) {
+            bool patched = is_patched(d, bs);
+
+            if (nflags == nuls) {
+                bool *grown = tfx_ctx_alloc_array(d->ctx, nflags * 2 + 8, sizeof(bool));
+
+                if (nflags > 0)
+                    memcpy(grown, from_patch, nflags * sizeof(bool));
+                from_patch = grown;
+                nflags = nflags * 2 + 8;
+            }
+            from_patch[nuls++] = patched;
+            fixed = fixed || patched;
+        }
+    }
+    if (fixed) {
+        char *copy = tfx_ctx_strndup(d->ctx, *val, *len);
+        size_t k = 0;
+
+        for (j = 0; j < *len; j++)
+            if (copy[j] == '\0') {
+                if (k < nuls && from_patch[k])
+                    copy[j] = '\'';
+                k++;
+            }
+        *val = copy;
+    }
+    return true;
 }
 
 static bool parse_node(yaml_decoder *d, const tfx_value **out);
@@ -911,6 +1045,8 @@ static bool parse_mapping(yaml_decoder *d, const tfx_value **out)
     for (;;) {
         yaml_mark_t keymark;
         const char *ktag;
+        const char *ktext;
+        size_t klen;
         resolved r;
         const tfx_value *v;
         const tfx_value *key;
@@ -924,8 +1060,11 @@ static bool parse_mapping(yaml_decoder *d, const tfx_value **out)
         keymark = d->ev.start_mark;
         ktag = d->ev.data.scalar.tag != NULL ? (const char *)d->ev.data.scalar.tag : "";
         /* a key's resolution error has no position in go-cty-yaml */
-        r = resolve_scalar(d->ctx, ktag, (const char *)d->ev.data.scalar.value,
-                           d->ev.data.scalar.length, d->ev.data.scalar.style);
+        ktext = (const char *)d->ev.data.scalar.value;
+        klen = d->ev.data.scalar.length;
+        if (!go_escapes(d, &ktext, &klen))
+            return false;
+        r = resolve_scalar(d->ctx, ktag, ktext, klen, d->ev.data.scalar.style);
         if (r.kind == RES_ERROR) {
             d->error = r.error;
             return false;
@@ -965,10 +1104,14 @@ static bool parse_node(yaml_decoder *d, const tfx_value **out)
         const char *tag = d->ev.data.scalar.tag != NULL ? (const char *)d->ev.data.scalar.tag : "";
         resolved r;
 
-        tfx_ctx_check_string(d->ctx, d->ev.data.scalar.length);
+        const char *text = (const char *)d->ev.data.scalar.value;
+        size_t len = d->ev.data.scalar.length;
+
+        tfx_ctx_check_string(d->ctx, len);
+        if (!go_escapes(d, &text, &len))
+            return false;
         begin_anchor(d, anchor);
-        r = resolve_scalar(d->ctx, tag, (const char *)d->ev.data.scalar.value,
-                           d->ev.data.scalar.length, d->ev.data.scalar.style);
+        r = resolve_scalar(d->ctx, tag, text, len, d->ev.data.scalar.style);
         if (tag[0] == '\0' && (d->ev.data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
                                 d->ev.data.scalar.style == YAML_FOLDED_SCALAR_STYLE)) {
             /* [fn.yamldecode.block] go-cty-yaml's type pass takes an
@@ -1085,6 +1228,14 @@ static int read_handler(void *data, unsigned char *buffer, size_t size, size_t *
         n = room;
     if (n > size)
         n = size;
+    /* each piece is a step (the input may be read again and again
+     * [fn.yamldecode.escapes]); past the limit, a read error that
+     * yaml_decode turns into the limit's failure, rather than a jump out
+     * of libyaml's frames */
+    if (n > 0 && ++d->ctx->steps > d->ctx->limits.max_steps) {
+        d->step_limit = true;
+        return 0;
+    }
     if (n > 0)
         memcpy(buffer, d->src + d->taken, n);
     d->taken += n;
@@ -1117,20 +1268,52 @@ static const tfx_value *yaml_decode(tfx_ctx *ctx, const char *src, size_t nbytes
                                     const char **error)
 {
     yaml_decoder d;
-    bool ok;
+    char *patched = NULL;
+    size_t *patches = NULL;
+    size_t npatches = 0;
 
-    memset(&d, 0, sizeof d);
-    d.ctx = ctx;
-    d.src = src;
-    d.nbytes = nbytes;
-    d.max_depth = ctx->limits.max_depth == 0 ? 256 : ctx->limits.max_depth;
-    ok = tfx_ctx_try(ctx, run_decode, &d);
-    if (d.have_ev)
-        yaml_event_delete(&d.ev);
-    if (d.parser_ready)
-        yaml_parser_delete(&d.parser);
-    if (!ok)
-        tfx_ctx_fail(ctx, ctx->fail_summary, "%s", ctx->fail_detail);
+    for (;;) {
+        size_t off;
+        bool ok;
+
+        memset(&d, 0, sizeof d);
+        d.ctx = ctx;
+        d.src = patched != NULL ? patched : src;
+        d.nbytes = nbytes;
+        d.max_depth = ctx->limits.max_depth == 0 ? 256 : ctx->limits.max_depth;
+        d.patches = patches;
+        d.npatches = npatches;
+        /* libyaml's character indexes start after a UTF-8 byte order mark;
+         * a UTF-16 one (not UTF-8 text) turns the escape fixes off */
+        if (nbytes >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0)
+            d.base = 3;
+        else if (nbytes >= 2 && ((unsigned char)src[0] == 0xFF || (unsigned char)src[0] == 0xFE))
+            d.base = SIZE_MAX;
+        d.cur_bi = d.base == SIZE_MAX ? 0 : d.base;
+        ok = tfx_ctx_try(ctx, run_decode, &d);
+        if (d.have_ev)
+            yaml_event_delete(&d.ev);
+        if (d.parser_ready)
+            yaml_parser_delete(&d.parser);
+        if (!ok)
+            tfx_ctx_fail(ctx, ctx->fail_summary, "%s", ctx->fail_detail);
+        if (d.step_limit)
+            tfx_ctx_step(ctx);
+        /* [fn.yamldecode.escapes] an "\'" libyaml refused: go-yaml reads
+         * an apostrophe; read the text again with "\0" there (as many
+         * characters), the NUL it gives turned back by go_escapes */
+        if (d.result != NULL || !d.unknown_escape || d.base == SIZE_MAX)
+            break;
+        off = byte_offset(&d, d.escape_index);
+        if (off + 1 >= nbytes || d.src[off] != '\\' || d.src[off + 1] != '\'')
+            break;
+        if (patched == NULL) {
+            patched = tfx_ctx_strndup(ctx, src, nbytes);
+            patches = tfx_ctx_alloc_array(ctx, nbytes, sizeof(size_t));
+        }
+        patched[off + 1] = '0';
+        patches[npatches++] = off;
+    }
     if (d.result == NULL) {
         *error = d.error != NULL ? d.error : "invalid YAML syntax";
         return NULL;

@@ -126,6 +126,9 @@ static void test_decode(tfx_ctx *ctx, void *unused)
     CHECK_STR(dec("!!binary |\n  YWJj\n  ZA==\n"), "\"YWJj\\nZA==\\n\" :: string");
     CHECK_STR(dec("!!binary ab=c"),
               "error: cannot parse \"ab=c\" as tag:yaml.org,2002:binary: not valid base64");
+    /* [fn.yamldecode.escapes] ref yamldecode("- \"\\'\\0\\x00\\'\""), ("x:\n  y: \"a\\/b\"") */
+    CHECK_STR(dec("- \"\\'\\0\\x00\\'\""), "[\"'\\x00\\x00'\"] :: tuple([string])");
+    CHECK_STR(dec("x:\n  y: \"a\\/b\""), "error: on line 2, column 1: found unknown escape character");
     /* [fn.yamldecode.document] */
     CHECK_STR(dec(""), "error: on line 1, column 1: missing start of document");
     CHECK_STR(dec("a\n---\nb"), "error: on line 1, column 1: unexpected extra content after value");
@@ -160,6 +163,17 @@ static void test_reader(tfx_ctx *ctx, void *unused)
         tfx_textbuf_puts(&b, "b: c\n");
     tfx_textbuf_puts(&b, "d: \x01");
     CHECK_STR(dec(tfx_textbuf_text(&b)), "error: control characters are not allowed");
+    /* [fn.yamldecode.escapes] many "\'" far into a text: one reading per
+     * "\'", each fixed back */
+    tfx_textbuf_init(&b, C);
+    for (i = 0; i < 300; i++)
+        tfx_textbuf_puts(&b, "- \"x\\'y\"\n");
+    {
+        const tfx_value *v = decoded(tfx_textbuf_text(&b));
+
+        CHECK(v != NULL && v->type->kind == TFX_TYPE_TUPLE && v->as.elems.n == 300);
+        CHECK(v != NULL && tfx_str_eq(v->as.elems.items[299]->as.string, "x'y", 3));
+    }
     /* a long valid text: 20,000 items across many pieces */
     tfx_textbuf_init(&b, C);
     for (i = 0; i < 20000; i++)
@@ -279,6 +293,23 @@ static void merges(tfx_ctx *ctx, void *unused)
     (void)dec(tfx_textbuf_text(&b));
 }
 
+/* One scalar of many "\'": each is one more reading of the text
+ * [fn.yamldecode.escapes], every piece of input read a step. */
+static void escapes(tfx_ctx *ctx, void *unused)
+{
+    tfx_textbuf b;
+    int i;
+
+    (void)unused;
+    C = ctx;
+    tfx_textbuf_init(&b, C);
+    tfx_textbuf_putc(&b, '"');
+    for (i = 0; i < 5000; i++)
+        tfx_textbuf_puts(&b, "\\'");
+    tfx_textbuf_putc(&b, '"');
+    (void)dec(tfx_textbuf_text(&b));
+}
+
 /* A sequence longer than the collection limit. */
 static void wide(tfx_ctx *ctx, void *unused)
 {
@@ -360,6 +391,9 @@ int main(void)
     tfx_ctx_limits_init(&limits);
     limits.max_steps = 100000;
     CHECK_STR(limited(&limits, merges, out, sizeof out), "Evaluation step limit exceeded");
+    tfx_ctx_limits_init(&limits);
+    limits.max_steps = 100000;
+    CHECK_STR(limited(&limits, escapes, out, sizeof out), "Evaluation step limit exceeded");
     tfx_ctx_limits_init(&limits);
     limits.max_collection_items = 20;
     CHECK_STR(limited(&limits, wide, out, sizeof out), "Collection size limit exceeded");
