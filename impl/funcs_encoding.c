@@ -1752,7 +1752,7 @@ static const tfx_param textdecodebase64_params[] = {
 };
 
 /* [fn.textdecodebase64] The encoding first (argument error 1); then the
- * base64 ([fn.base64.decode]; argument error 0 "the given value is has an
+ * base64 ([fn.base64.decode]; argument error 0 "the given value has an
  * invalid base64 symbol at offset N", Terraform's wording); then the
  * bytes in the encoding: an undefined sequence, or a U+FFFD in the text,
  * is the argument error 0 "the given string contains symbols that are not
@@ -1775,7 +1775,7 @@ static const tfx_value *textdecodebase64_impl(tfx_ctx *ctx, const tfx_function *
     if (raw == NULL)
         return tfx_fn_arg_error(
             err, 0,
-            tfx_ctx_printf(ctx, "the given value is has an invalid base64 symbol at offset %zu",
+            tfx_ctx_printf(ctx, "the given value has an invalid base64 symbol at offset %zu",
                            offset));
     text = tx_decode(ctx, e, raw, n, &tn);
     if (text == NULL || has_replacement(text, tn))

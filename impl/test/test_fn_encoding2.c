@@ -61,7 +61,7 @@ static const char *dec(const char *s, const char *encoding)
     return call("textdecodebase64", 2, S(s), S(encoding));
 }
 
-#define BAD64 "arg 0: the given value is has an invalid base64 symbol at offset "
+#define BAD64 "arg 0: the given value has an invalid base64 symbol at offset "
 #define UNDEF "arg 0: the given string contains symbols that are not defined for "
 
 /* [fn.base64.decode] Go's offsets. */
