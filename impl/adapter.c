@@ -10,9 +10,9 @@
  * tfx_evaluate's value or diagnostics, convert requests with the value
  * converted by tfx_result_convert, refs requests with tfx_source_refs,
  * console requests as eval requests with the console-only type() offered
- * (tfx_context_allow_type_function: a type result is a string value of
- * its text, any other use of one "Invalid use of type function",
- * [fn.type.console]).  The `hello` answer declares every capability
+ * (tfx_context_allow_type_function: a type result is a value of type
+ * "type" holding its text, any other use of one "Invalid use of type
+ * function", [fn.type.console]).  The `hello` answer declares every capability
  * tfexpr is built to have.
  */
 #include "tfexpr.h"

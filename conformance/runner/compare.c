@@ -221,7 +221,9 @@ rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **wh
         }
         return RN_ANS_EVAL;
     }
-    if (value != NULL && !rn_value_check(value, &sub)) {
+    if (value != NULL && !(request != NULL && strcmp(request, "console") == 0
+                               ? rn_console_value_check(value, &sub)
+                               : rn_value_check(value, &sub))) {
         *why = rn_xasprintf("invalid value: %s", sub);
         free(sub);
         return RN_ANS_MALFORMED;

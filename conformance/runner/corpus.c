@@ -302,8 +302,10 @@ static bool one_of(const char *s, const char *const *allowed)
 
 /* A case's expectation; `parse` says the case is a parse request, which
  * expects a list of diagnostics that may be empty; `refs` a refs request,
- * which expects a list of traversals (or the parse's errors). */
-static bool check_expect(json_t *expect, bool parse, bool refs_request, char **why)
+ * which expects a list of traversals (or the parse's errors); `console` a
+ * console request, whose value may be of (or hold) the type "type". */
+static bool check_expect(json_t *expect, bool parse, bool refs_request, bool console,
+                         char **why)
 {
     const char *key;
     json_t *item;
@@ -345,7 +347,8 @@ static bool check_expect(json_t *expect, bool parse, bool refs_request, char **w
                           "\"diagnostics\"");
         return false;
     }
-    if (value != NULL && !rn_value_check(value, &sub)) {
+    if (value != NULL && !(console ? rn_console_value_check(value, &sub)
+                                   : rn_value_check(value, &sub))) {
         *why = rn_xasprintf("expect.value: %s", sub);
         free(sub);
         return false;
@@ -531,7 +534,9 @@ static bool check_case(json_t *c, char **why)
                         rn_json_str(c, "request") != NULL
                         && strcmp(rn_json_str(c, "request"), "parse") == 0,
                         rn_json_str(c, "request") != NULL
-                        && strcmp(rn_json_str(c, "request"), "refs") == 0, why);
+                        && strcmp(rn_json_str(c, "request"), "refs") == 0,
+                        rn_json_str(c, "request") != NULL
+                        && strcmp(rn_json_str(c, "request"), "console") == 0, why);
 }
 
 /* ------------------------------------------------------------------ */

@@ -329,6 +329,9 @@ void rn_ref_render(rn_buf *b, json_t *t);
  * including the type-directed shape of payloads; its types may mark
  * optional attributes (two corners of cty's conversion leave them). */
 bool rn_value_check(json_t *tv, char **why);
+/* The same for the value a console request answers or expects, whose
+ * types may also be "type", the capsule type of type() results. */
+bool rn_console_value_check(json_t *tv, char **why);
 bool rn_type_check(json_t *type, char **why);
 /* The same for a type constraint (a convert request's "convert_to"),
  * whose object types may list optional attributes as a third element. */

@@ -11,8 +11,9 @@
  * it) and the own types of nodes under a dynamic static type; the value
  * level compares null/unknown/known and payloads (numbers by exact decimal
  * value, strings by code points, lists and tuples in order, sets as
- * multisets, maps and objects by key); the marks level compares the mark
- * sets of corresponding nodes.  The levels are independent: a list and a
+ * multisets, maps and objects by key, a console request's type() result
+ * by its text); the marks level compares the mark sets of corresponding
+ * nodes.  The levels are independent: a list and a
  * tuple with the same elements differ in type, not in value; a marks
  * difference never fails the value level.  No floating point is used.
  */
@@ -28,6 +29,7 @@ typedef enum type_kind {
     TK_NUMBER,
     TK_STRING,
     TK_DYNAMIC,
+    TK_TYPE,     /* a type() result: only in a console answer */
     TK_LIST,
     TK_SET,
     TK_MAP,
@@ -53,6 +55,8 @@ static type_kind kind_of(json_t *type)
             return TK_STRING;
         if (strcmp(s, "dynamic") == 0)
             return TK_DYNAMIC;
+        if (strcmp(s, "type") == 0)
+            return TK_TYPE;
         return TK_INVALID;
     }
     if (strcmp(s, "list") == 0)
@@ -88,6 +92,7 @@ static payload_class class_of(type_kind k)
     case TK_NUMBER:
         return PC_NUMBER;
     case TK_STRING:
+    case TK_TYPE: /* the console's text of the type */
         return PC_STRING;
     case TK_LIST:
     case TK_TUPLE:
@@ -261,6 +266,7 @@ typedef struct checker {
     rn_buf path;
     char *why;
     bool constraint;   /* a type constraint: objects may name optional attributes */
+    bool console;      /* a console answer: the type `type` is allowed */
 } checker;
 
 static bool check_fail(checker *c, const char *fmt, ...) RN_PRINTF(2, 3);
@@ -293,6 +299,11 @@ static bool check_type(checker *c, json_t *type)
     case TK_NUMBER:
     case TK_STRING:
     case TK_DYNAMIC:
+        return true;
+    case TK_TYPE:
+        if (!c->console)
+            return check_fail(c, "the type \"type\" (of a type() result) is allowed only in "
+                                 "the value of a console request");
         return true;
     case TK_LIST:
     case TK_SET:
@@ -394,6 +405,11 @@ static bool check_payload(checker *c, json_t *v, json_t *type)
         if (!json_is_string(v))
             return check_fail(c, "a string payload must be a JSON string");
         return true;
+    case TK_TYPE:
+        if (!json_is_string(v))
+            return check_fail(c, "a type payload must be a JSON string (the console's text "
+                                 "of the type)");
+        return true;
     case TK_LIST:
     case TK_SET:
     case TK_TUPLE:
@@ -490,7 +506,18 @@ bool rn_value_check(json_t *tv, char **why)
 {
     /* a value's type may keep optional markers where cty leaves them
      * (spec [conv.object.optional], items 3 and 4) */
-    checker c = {{0}, NULL, true};
+    checker c = {{0}, NULL, true, false};
+    bool ok = check_node(&c, tv, NULL, true);
+
+    if (!ok)
+        *why = c.why;
+    rn_buf_free(&c.path);
+    return ok;
+}
+
+bool rn_console_value_check(json_t *tv, char **why)
+{
+    checker c = {{0}, NULL, true, true};
     bool ok = check_node(&c, tv, NULL, true);
 
     if (!ok)
@@ -501,7 +528,7 @@ bool rn_value_check(json_t *tv, char **why)
 
 bool rn_type_check(json_t *type, char **why)
 {
-    checker c = {{0}, NULL, false};
+    checker c = {{0}, NULL, false, false};
     bool ok = check_type(&c, type);
 
     if (!ok)
@@ -512,7 +539,7 @@ bool rn_type_check(json_t *type, char **why)
 
 bool rn_constraint_check(json_t *type, char **why)
 {
-    checker c = {{0}, NULL, true};
+    checker c = {{0}, NULL, true, false};
     bool ok = check_type(&c, type);
 
     if (!ok)
@@ -536,6 +563,7 @@ void rn_type_render(rn_buf *b, json_t *type)
     case TK_NUMBER:
     case TK_STRING:
     case TK_DYNAMIC:
+    case TK_TYPE:
         rn_buf_adds(b, json_string_value(type));
         return;
     case TK_LIST:
@@ -644,6 +672,11 @@ static void render_node(rn_buf *b, json_t *node, json_t *static_type, bool top)
             break;
         case TK_STRING:
             render_json_string(b, v);
+            break;
+        case TK_TYPE:
+            rn_buf_adds(b, "type(");
+            render_json_string(b, v);
+            rn_buf_addc(b, ')');
             break;
         case TK_LIST:
         case TK_SET:

@@ -231,7 +231,10 @@ want='tuple([
 if [ "$("$tfexpr" eval 'type(["x", {a = tolist([1])}])')" = "$want" ]; then ok; else bad "eval type(): console rendering"; fi
 expect 1 "$tfexpr" eval '[type(1)]'
 if "$tfexpr" eval '[type(1)]' 2>&1 | grep -q '^<expression>: error: Invalid use of type function \[eval.function-error\]$'; then ok; else bad "eval [type(1)]: the console's error"; fi
-if [ "$("$tfexpr" eval --format json 'type({a = 1})')" = '{"ok":true,"value":{"type":"string","v":"object({\n    a: number,\n})"},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json type()"; fi
+if [ "$("$tfexpr" eval --format json 'type({a = 1})')" = '{"ok":true,"value":{"type":"type","v":"object({\n    a: number,\n})"},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json type()"; fi
+if [ "$("$tfexpr" eval --format json '"number"')" = '{"ok":true,"value":{"type":"string","v":"number"},"type":"string","diagnostics":[]}' ]; then ok; else bad "eval --format json: a string is not a type"; fi
+if [ "$("$tfexpr" eval --format json 'false ? type(1) : null')" = '{"ok":true,"value":{"type":"type","null":true},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type"; fi
+if [ "$("$tfexpr" eval --format json '[true ? null : type(1), 1]')" = '{"ok":true,"value":{"type":["tuple",["type","number"]],"v":[{"null":true},{"v":"1"}]},"type":"tuple([type,number])","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type in a tuple"; fi
 expect 1 "$tfexpr" eval --no-functions 'type(1)'
 if [ "$("$tfexpr" eval 'try(type(nope), type(can(nope)))')" = "bool" ]; then ok; else bad "eval try(type(...))"; fi
 if [ "$("$tfexpr" eval --var 'v={"a":[1]}' 'try(v.b, v.a[0])')" = "1" ]; then ok; else bad "eval try"; fi

@@ -265,10 +265,21 @@ static void test_type(void)
     r = tfx_evaluate(src, ctx, NULL);
     CHECK(r != NULL && !tfx_result_has_errors(r));
     s = tfx_result_json(r);
-    CHECK_STR(s, "{\"type\":\"string\",\"v\":\"tuple([\\n    number,\\n])\"}");
+    CHECK_STR(s, "{\"type\":\"type\",\"v\":\"tuple([\\n    number,\\n])\"}");
     tfx_free(s);
     s = tfx_result_type(r);
     CHECK_STR(s, "type");
+    tfx_free(s);
+    tfx_result_free(r);
+    tfx_source_free(src);
+
+    /* a null of the capsule type, without the mark: an ordinary result,
+     * whose type is "type" at any depth */
+    src = tfx_source_parse(NULL, "[false ? type(1) : null]", 24, TFX_MODE_EXPRESSION, NULL);
+    r = tfx_evaluate(src, ctx, NULL);
+    CHECK(r != NULL && !tfx_result_has_errors(r));
+    s = tfx_result_json(r);
+    CHECK_STR(s, "{\"type\":[\"tuple\",[\"type\"]],\"v\":[{\"null\":true}]}");
     tfx_free(s);
     tfx_result_free(r);
     tfx_context_free(ctx);

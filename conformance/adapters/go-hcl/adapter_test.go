@@ -366,16 +366,25 @@ func TestTerraformFunctions(t *testing.T) {
 	}
 }
 
-// The console request: type() results printed as the console prints
-// types; any other use of them is an error.
+// The console request: type() results as values of type "type" holding
+// the type as the console prints it; any other use of them is an error;
+// null and unknown values of the capsule type (without the mark) are
+// answered as they are, at any depth.
 func TestConsoleType(t *testing.T) {
 	tests := []struct{ input, want string }{
-		{`type("a")`, `{"value":{"type":"string","v":"string"}}`},
-		{`type(type("a"))`, `{"value":{"type":"string","v":"type"}}`},
-		{`type(sensu)`, `{"value":{"type":"string","v":"string"}}`},
-		{`type({b = [1, "x"], a = tolist([{c = true}])})`, `{"value":{"type":"string","v":` +
+		{`type("a")`, `{"value":{"type":"type","v":"string"}}`},
+		{`type(type("a"))`, `{"value":{"type":"type","v":"type"}}`},
+		{`type(sensu)`, `{"value":{"type":"type","v":"string"}}`},
+		{`type({b = [1, "x"], a = tolist([{c = true}])})`, `{"value":{"type":"type","v":` +
 			`"object({\n    a: list(\n        object({\n            c: bool,\n        }),\n    ),\n    b: tuple([\n        number,\n        string,\n    ]),\n})"}}`},
 		{`[type(1)]`, `{"diagnostics":[{"severity":"error","phase":"eval","summary":"Invalid use of type function","detail":"The console-only \"type\" function cannot be used as part of an expression."}]}`},
+		{`"number"`, `{"value":{"type":"string","v":"number"}}`},
+		{`false ? type(1) : null`, `{"value":{"type":"type","null":true}}`},
+		{`true ? null : type(1)`, `{"value":{"type":"type","null":true}}`},
+		{`dyn ? type(1) : null`, `{"value":{"type":"type","unknown":true}}`},
+		{`sensitive(false ? type(1) : null)`, `{"value":{"type":"type","null":true,"marks":["sensitive"]}}`},
+		{`[false ? type(1) : null, 1]`, `{"value":{"type":["tuple",["type","number"]],"v":[{"null":true},{"v":"1"}]}}`},
+		{`{b = tolist([dyn ? type(1) : null]), "<a>" = 1}`, `{"value":{"type":["object",{"\u003ca\u003e":"number","b":["list","type"]}],"v":{"\u003ca\u003e":{"v":"1"},"b":{"v":[{"unknown":true}]}}}}`},
 		{`1 + 1`, `{"value":{"type":"number","v":"2"}}`},
 	}
 	for _, tc := range tests {

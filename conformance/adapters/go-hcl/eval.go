@@ -62,8 +62,8 @@ type diagJSON struct {
 // value is then converted (convert.go). A "console" request
 // (conformance/README.md, "Console requests") evaluates as an "eval" one
 // but with the table of `terraform console` (with type, without
-// plantimestamp) and answers a type() result as the console prints it
-// (consoleResult).
+// plantimestamp) and answers a type() result as a value of type "type"
+// holding the type as the console prints it (consoleResult).
 func runCase(c *caseRequest) runAnswer {
 	request := "eval"
 	if c.Request != nil {
@@ -155,8 +155,11 @@ func runCase(c *caseRequest) runAnswer {
 
 	if request == "console" {
 		// A console request: what `terraform console` makes of the
-		// result (a type() result is printed as a type).
-		shown, consoleDiag := consoleResult(val)
+		// result (a type() result is answered as a value of type "type").
+		shown, consoleDiag, err := consoleResult(val)
+		if err != nil {
+			return runAnswer{Errored: true, Message: err.Error()}
+		}
 		if consoleDiag != nil {
 			return runAnswer{Diagnostics: append(diags, *consoleDiag)}
 		}

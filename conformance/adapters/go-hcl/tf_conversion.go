@@ -205,14 +205,17 @@ var tfTypeFunc = function.New(&function.Spec{
 
 // consoleResult is what `terraform console` makes of a result (Terraform's
 // internal/repl/session.go): a value with a TypeType mark anywhere is
-// either exactly a type() result, which the console prints as a type
-// (consoleTypeString), or the error "Invalid use of type function". The
-// adapter answers the printed type as a string value; any other value is
-// answered as it is (the console's own printing of values is not
-// reproduced).
-func consoleResult(v cty.Value) (cty.Value, *diagJSON) {
+// either exactly a type() result, which the console prints as a type, or
+// the error "Invalid use of type function". The adapter answers a type()
+// result as the capsule value without its marks, which encodeTypedValue
+// writes as a value of type "type" holding the printed type
+// (consoleTypeString); any other value is answered as it is (the
+// console's own printing of values is not reproduced). A marked null or
+// unknown capsule, which the console crashes on, is an error of the
+// adapter (the answer errored).
+func consoleResult(v cty.Value) (cty.Value, *diagJSON, error) {
 	if !containsMark(v, typeTypeMark) {
-		return v, nil
+		return v, nil, nil
 	}
 	plain, _ := v.UnmarkDeep()
 	if !plain.Type().Equals(typeType) {
@@ -221,12 +224,12 @@ func consoleResult(v cty.Value) (cty.Value, *diagJSON) {
 			Phase:    "eval",
 			Summary:  "Invalid use of type function",
 			Detail:   `The console-only "type" function cannot be used as part of an expression.`,
-		}
+		}, nil
 	}
-	// An unknown or null type() result (from a conditional on an unknown
-	// condition, say) panics here as it does in the console; the adapter
-	// answers that as errored.
-	return cty.StringVal(consoleTypeString(*plain.EncapsulatedValue().(*cty.Type))), nil
+	if !plain.IsKnown() || plain.IsNull() {
+		return cty.NilVal, nil, fmt.Errorf("the console cannot print a null or unknown type() result")
+	}
+	return plain, nil, nil
 }
 
 // consoleTypeString is how the console prints a type: type-expression

@@ -89,6 +89,10 @@ func encodeNode(v cty.Value, path string) (*node, error) {
 			attrs[key] = en
 		}
 		n.V = attrs
+	case ty.Equals(typeType):
+		// A type() result of a console request (conformance/README.md,
+		// "Console requests"): the type as the console prints it.
+		n.V = consoleTypeString(*uv.EncapsulatedValue().(*cty.Type))
 	default:
 		return nil, fmt.Errorf("%s: a known value of type %s has no encoding", path, ty.FriendlyName())
 	}
@@ -462,11 +466,111 @@ func optionalAttrsPath(ty cty.Type) string {
 // cty.EmptyTuple are the same type. The pattern cannot occur inside a JSON
 // string, where quotes are escaped.
 func marshalType(ty cty.Type) ([]byte, error) {
+	if holdsTypeType(ty) {
+		return marshalConsoleType(ty)
+	}
 	buf, err := ctyjson.MarshalType(ty)
 	if err != nil {
 		return nil, err
 	}
 	return bytes.ReplaceAll(buf, []byte(`["tuple",null]`), []byte(`["tuple",[]]`)), nil
+}
+
+// holdsTypeType reports whether ty is, or holds anywhere, the capsule type
+// of type() results.
+func holdsTypeType(ty cty.Type) bool {
+	switch {
+	case ty.Equals(typeType):
+		return true
+	case ty.IsCollectionType():
+		return holdsTypeType(ty.ElementType())
+	case ty.IsTupleType():
+		for _, e := range ty.TupleElementTypes() {
+			if holdsTypeType(e) {
+				return true
+			}
+		}
+	case ty.IsObjectType():
+		for _, a := range ty.AttributeTypes() {
+			if holdsTypeType(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// marshalConsoleType writes a type that holds the capsule type of type()
+// results, which cty's type JSON refuses, with that capsule type written
+// "type" (conformance/README.md, "Typed values"): a console request's
+// result may be a type() result, or hold a null or unknown one.
+func marshalConsoleType(ty cty.Type) ([]byte, error) {
+	var b bytes.Buffer
+	switch {
+	case ty.Equals(typeType):
+		b.WriteString(`"type"`)
+	case ty.IsCollectionType():
+		elem, err := marshalConsoleType(ty.ElementType())
+		if err != nil {
+			return nil, err
+		}
+		kind := "list"
+		if ty.IsSetType() {
+			kind = "set"
+		} else if ty.IsMapType() {
+			kind = "map"
+		}
+		fmt.Fprintf(&b, `[%q,%s]`, kind, elem)
+	case ty.IsTupleType():
+		b.WriteString(`["tuple",[`)
+		for i, e := range ty.TupleElementTypes() {
+			elem, err := marshalConsoleType(e)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(elem)
+		}
+		b.WriteString(`]]`)
+	case ty.IsObjectType():
+		attrs := ty.AttributeTypes()
+		names := make([]string, 0, len(attrs))
+		for name := range attrs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		b.WriteString(`["object",{`)
+		for i, name := range names {
+			key, _ := json.Marshal(name)
+			attr, err := marshalConsoleType(attrs[name])
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(key)
+			b.WriteByte(':')
+			b.Write(attr)
+		}
+		b.WriteString(`}`)
+		if optional := ty.OptionalAttributes(); len(optional) > 0 {
+			opt := make([]string, 0, len(optional))
+			for name := range optional {
+				opt = append(opt, name)
+			}
+			sort.Strings(opt)
+			list, _ := json.Marshal(opt)
+			b.WriteByte(',')
+			b.Write(list)
+		}
+		b.WriteString(`]`)
+	default:
+		return marshalType(ty)
+	}
+	return b.Bytes(), nil
 }
 
 // typeString writes a type in the JSON type syntax, for messages.

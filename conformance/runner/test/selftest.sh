@@ -147,13 +147,18 @@ has convert-text out "convert to: set(number) (unsafe)"
 
 # Console requests: the request arrives as "console", and the answers are
 # compared like eval answers: a wrong text of a type, or a value where the
-# console refuses the use of type(), fails; the case that requires
+# console refuses the use of type(), fails; a string where a type value is
+# expected (and the reverse) fails the type level; null and unknown values
+# of the type "type", nested too, compare as values; a type value in the
+# answer to an eval request is malformed; the case that requires
 # request.console runs only when the adapter declares it.
 run console --adapter "$(q "$FAKE") --caps mode.expression,request.console" --format json \
     --filter 'file:*/console.json' "$CASES"
 status console 1
 pycheck outcomes "$TMP/console.out" K0000001=pass K0000002=pass K0000005=pass \
-    K0000006=pass "K0000003=fail[value]" "K0000004=fail[outcome]"
+    K0000006=pass "K0000003=fail[value]" "K0000004=fail[outcome]" "K0000007=fail[type]" \
+    K0000007.value=pass "K0000008=fail[type]" K0000009=pass "K0000010=fail[value]" \
+    K0000011=pass K0000012=crashed "K0000012~allowed only in the value of a console request"
 run console-nocap --adapter "$(q "$FAKE")" --format json --filter 'file:*/console.json' "$CASES"
 status console-nocap 1
 pycheck outcomes "$TMP/console-nocap.out" K0000006=skipped "K0000006~request.console" \
@@ -289,6 +294,9 @@ has bad-mode err "missing-mode.json: case 2 (B0000002 bad/no-mode): \"mode\""
 run bad-value --list "$HERE/bad/bad-value.json"
 status bad-value 2
 has bad-value err "bad-value.json: case 1 (B0000003 bad/number-payload): expect.value: at .v[0]"
+run bad-console-type --list "$HERE/bad/console-type.json"
+status bad-console-type 2
+has bad-console-type err "console-type.json: case 1 (B0000010 bad/type-in-eval): expect.value: the type \"type\" (of a type() result) is allowed only in the value of a console request"
 run bad-fileformat --list "$HERE/bad/bad-format.json"
 status bad-fileformat 2
 has bad-fileformat err "bad-format.json: \"format\" must be \"tfexpr-cases/1\""
