@@ -642,6 +642,7 @@ typedef struct {
     size_t base;               /* bytes before libyaml's first character (a BOM) */
     size_t cur_ci;             /* a character index and its byte offset */
     size_t cur_bi;
+    size_t checked;            /* scalars starting before this index - 1 are checked */
     bool step_limit;           /* the read handler met the step limit */
 } yaml_decoder;
 
@@ -707,6 +708,8 @@ static bool fail_parser(yaml_decoder *d)
     return false;
 }
 
+static bool slash_scanned(yaml_decoder *d, bool failed);
+
 /* The next event into d->ev (the previous one freed). */
 static bool next_event(yaml_decoder *d)
 {
@@ -715,10 +718,13 @@ static bool next_event(yaml_decoder *d)
         yaml_event_delete(&d->ev);
         d->have_ev = false;
     }
-    if (!yaml_parser_parse(&d->parser, &d->ev))
+    if (!yaml_parser_parse(&d->parser, &d->ev)) {
+        if (slash_scanned(d, true))
+            return false;
         return fail_parser(d);
+    }
     d->have_ev = true;
-    return true;
+    return !slash_scanned(d, false);
 }
 
 static uint64_t hash_name(const char *s)
@@ -826,53 +832,113 @@ static bool is_patched(const yaml_decoder *d, size_t off)
     return false;
 }
 
-/* [fn.yamldecode.escapes] The escapes of a double-quoted scalar as
- * go-yaml's scanner reads them, from the scalar's source: "\/" is its
- * error "found unknown escape character" (libyaml 0.2.5 reads a
- * solidus), and an "\'" that libyaml refused and the decoder had it
- * read as "\0" is an apostrophe again.  *val and *len are the value
- * libyaml gave; false with d->error set for "\/". */
-static bool go_escapes(yaml_decoder *d, const char **val, size_t *len)
+/* [fn.yamldecode.escapes] go-yaml's scanner error for the first "\\/" in
+ * the double-quoted scalar whose token starts at mark `start`, looking at
+ * its source up to character index `limit` (its end, or where libyaml
+ * stopped); NULL when there is none.  The error is at the backslash: "on
+ * line L+1, column 1" when its line L is not 0, else bare. */
+static const char *slash_error(yaml_decoder *d, yaml_mark_t start, size_t limit)
+{
+    size_t b0 = byte_offset(d, start.index);
+    size_t b1 = byte_offset(d, limit);
+    size_t line = start.line;
+    size_t j;
+
+    if (d->base == SIZE_MAX)
+        return NULL;
+    while (b0 < b1 && d->src[b0] != '"')
+        b0++;
+    for (j = b0 + 1; j < b1; j++) {
+        const unsigned char *u = (const unsigned char *)d->src + j;
+        char c = d->src[j];
+
+        if (c == '\n' || (c == '\r' && (j + 1 >= d->nbytes || u[1] != '\n')) ||
+            (u[0] == 0xC2 && j + 1 < d->nbytes && u[1] == 0x85) ||
+            (u[0] == 0xE2 && j + 2 < d->nbytes && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)))
+            line++;
+        if (c == '"')
+            return NULL;
+        if (c != '\\' || j + 1 >= d->nbytes)
+            continue;
+        c = d->src[j + 1];
+        if (c == '/') {
+            if (line == 0)
+                return "found unknown escape character";
+            return tfx_ctx_printf(d->ctx, "on line %zu, column 1: %s", line + 1,
+                                  "found unknown escape character");
+        }
+        if (c == '\r' || c == '\n' || (unsigned char)c == 0xC2 || (unsigned char)c == 0xE2)
+            continue; /* an escaped line break: counted on the next round */
+        j++;
+    }
+    return NULL;
+}
+
+/* [fn.yamldecode.escapes] The "\\/" go-yaml's scanner would have met by
+ * now: in the double-quoted scalars libyaml has scanned and not checked
+ * yet — the current event's, then those waiting in its token queue, in
+ * the order of the text — and, when libyaml failed inside a
+ * double-quoted scalar, in what it read of it.  Sets d->error. */
+static bool slash_scanned(yaml_decoder *d, bool failed)
+{
+    const yaml_token_t *t;
+    const char *msg = NULL;
+
+    if (d->base == SIZE_MAX)
+        return false;
+    if (!failed && d->ev.type == YAML_SCALAR_EVENT &&
+        d->ev.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE &&
+        d->ev.start_mark.index + 1 > d->checked) {
+        msg = slash_error(d, d->ev.start_mark, d->ev.end_mark.index);
+        d->checked = d->ev.start_mark.index + 1;
+    }
+    for (t = d->parser.tokens.head; msg == NULL && t != NULL && t < d->parser.tokens.tail; t++) {
+        if (t->type != YAML_SCALAR_TOKEN || t->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE ||
+            t->start_mark.index + 1 <= d->checked)
+            continue;
+        msg = slash_error(d, t->start_mark, t->end_mark.index);
+        d->checked = t->start_mark.index + 1;
+    }
+    if (msg == NULL && failed && d->parser.error == YAML_SCANNER_ERROR &&
+        d->parser.context != NULL && strstr(d->parser.context, "a quoted scalar") != NULL &&
+        d->parser.context_mark.index + 1 > d->checked)
+        msg = slash_error(d, d->parser.context_mark, d->parser.problem_mark.index);
+    if (msg == NULL)
+        return false;
+    d->error = msg;
+    return true;
+}
+
+/* [fn.yamldecode.escapes] An "\\'" of a double-quoted scalar that
+ * libyaml refused and the decoder had it read as "\\0" is an apostrophe
+ * again, as go-yaml reads it: *val and *len are the value libyaml gave,
+ * whose NULs match in order the escapes that make one. */
+static void go_escapes(yaml_decoder *d, const char **val, size_t *len)
 {
     const yaml_event_t *ev = &d->ev;
     size_t b0;
     size_t b1;
     size_t j;
     size_t nuls = 0;
-    size_t line;
     bool fixed = false;
     bool *from_patch = NULL;
     size_t nflags = 0;
 
-    if (ev->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE || d->base == SIZE_MAX)
-        return true;
+    if (ev->data.scalar.style != YAML_DOUBLE_QUOTED_SCALAR_STYLE || d->base == SIZE_MAX ||
+        d->npatches == 0)
+        return;
     b0 = byte_offset(d, ev->start_mark.index);
     b1 = byte_offset(d, ev->end_mark.index);
     while (b0 < b1 && d->src[b0] != '"')
         b0++;
-    line = ev->start_mark.line;
     for (j = b0 + 1; j + 1 < b1; j++) {
-        const unsigned char *u = (const unsigned char *)d->src + j;
         char c = d->src[j];
-        bool nul = false;
+        bool nul;
         size_t bs = j;
 
-        if (c == '\n' || (c == '\r' && u[1] != '\n') || (u[0] == 0xC2 && u[1] == 0x85) ||
-            (u[0] == 0xE2 && j + 2 < b1 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9)))
-            line++;
         if (c != '\\')
             continue;
         c = d->src[j + 1];
-        if (c == '/') {
-            /* go-yaml's scanner error: at the backslash (the next line,
-             * column 1, when its line is not 0; else bare) */
-            if (line == 0)
-                d->error = "found unknown escape character";
-            else
-                d->error = tfx_ctx_printf(d->ctx, "on line %zu, column 1: %s", line + 1,
-                                          "found unknown escape character");
-            return false;
-        }
         if (c == 'x' || c == 'u' || c == 'U') {
             size_t k = c == 'x' ? 2 : c == 'u' ? 4 : 8;
             size_t m;
@@ -883,11 +949,7 @@ static bool go_escapes(yaml_decoder *d, const char **val, size_t *len)
             j += 1 + k;
         } else {
             nul = c == '0';
-            if (c == '\r' || c == '\n')
-                line++;
             j++;
-            if (c == '\r' && j + 1 < b1 && d->src[j + 1] == '\n')
-                j++;
         }
         if (nul) {
             bool patched = is_patched(d, bs);
@@ -916,7 +978,6 @@ static bool go_escapes(yaml_decoder *d, const char **val, size_t *len)
             }
         *val = copy;
     }
-    return true;
 }
 
 static bool parse_node(yaml_decoder *d, const tfx_value **out);
@@ -1062,8 +1123,7 @@ static bool parse_mapping(yaml_decoder *d, const tfx_value **out)
         /* a key's resolution error has no position in go-cty-yaml */
         ktext = (const char *)d->ev.data.scalar.value;
         klen = d->ev.data.scalar.length;
-        if (!go_escapes(d, &ktext, &klen))
-            return false;
+        go_escapes(d, &ktext, &klen);
         r = resolve_scalar(d->ctx, ktag, ktext, klen, d->ev.data.scalar.style);
         if (r.kind == RES_ERROR) {
             d->error = r.error;
@@ -1108,8 +1168,7 @@ static bool parse_node(yaml_decoder *d, const tfx_value **out)
         size_t len = d->ev.data.scalar.length;
 
         tfx_ctx_check_string(d->ctx, len);
-        if (!go_escapes(d, &text, &len))
-            return false;
+        go_escapes(d, &text, &len);
         begin_anchor(d, anchor);
         r = resolve_scalar(d->ctx, tag, text, len, d->ev.data.scalar.style);
         if (tag[0] == '\0' && (d->ev.data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
