@@ -402,9 +402,8 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
     if (src->root == NULL || src->has_errors)
         return r;
     memset(&env, 0, sizeof(env));
-    if (c != NULL)
-        r->mem.host = c->host;
     if (c != NULL) {
+        r->mem.host = c->host;
         env.has_variables = c->allow_variables;
         env.var_names = c->names;
         env.var_values = (const tfx_value *const *)c->values;

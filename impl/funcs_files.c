@@ -783,7 +783,7 @@ static const tfx_value *fileset_impl(tfx_ctx *ctx, const tfx_function *fn, const
         return tfx_fn_error(err, tfx_ctx_printf(ctx, "failed to glob pattern %s: syntax error "
                                                      "in pattern",
                                                 redacted(ctx, full, pm, qm)));
-    items = tfx_ctx_alloc_array(ctx, m.n + 1, sizeof(*items));
+    items = tfx_ctx_alloc_array(ctx, m.n + 1, sizeof(const tfx_value *));
     for (size_t i = 0; i < m.n; i++) {
         const char *why;
         tfx_host_kind k = tfx_host_stat(ctx, ctx->host, m.items[i], &why);

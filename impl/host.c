@@ -82,9 +82,7 @@ static size_t clean_into(const char *p, size_t n, char *out)
         dotdot = 1;
     }
     while (r < n) {
-        if (p[r] == '/') {
-            r++;
-        } else if (p[r] == '.' && (r + 1 == n || p[r + 1] == '/')) {
+        if (p[r] == '/' || (p[r] == '.' && (r + 1 == n || p[r + 1] == '/'))) {
             r++;
         } else if (p[r] == '.' && p[r + 1] == '.' && (r + 2 == n || p[r + 2] == '/')) {
             r += 2;
@@ -402,6 +400,16 @@ tfx_host_kind tfx_host_stat(tfx_ctx *ctx, const tfx_host *h, const char *path,
     return k;
 }
 
+/* Fails the evaluation: the arena refused n bytes for a file's contents. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noreturn))
+#endif
+static void out_of_memory(tfx_ctx *ctx, size_t n)
+{
+    tfx_ctx_fail(ctx, "Memory limit exceeded",
+                 "Reading a file needs %zu bytes more than the memory limit allows.", n);
+}
+
 tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, const char **data,
                             size_t *n, const char **err_text)
 {
@@ -465,7 +473,7 @@ tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, c
         buf = tfx_arena_alloc(ctx->arena, cap + 1);
         if (buf == NULL) {
             close(fd);
-            tfx_ctx_alloc(ctx, cap + 1); /* fails with the memory limit */
+            out_of_memory(ctx, cap + 1);
         }
         for (;;) {
             ssize_t r;
@@ -482,7 +490,7 @@ tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, c
                 nb = tfx_arena_alloc(ctx->arena, ncap + 1);
                 if (nb == NULL) {
                     close(fd);
-                    tfx_ctx_alloc(ctx, ncap + 1);
+                    out_of_memory(ctx, ncap + 1);
                 }
                 memcpy(nb, buf, got);
                 buf = nb;
@@ -560,7 +568,6 @@ bool tfx_host_list(tfx_ctx *ctx, const tfx_host *h, const char *path, const char
         int pfd;
         int fd;
         DIR *d;
-        struct dirent *e;
         char proc[64];
         tfx_host_kind k = tfx_host_resolve_at(h->root_fd, rel, &pfd);
 
@@ -587,7 +594,11 @@ bool tfx_host_list(tfx_ctx *ctx, const tfx_host *h, const char *path, const char
             size_t tcap = 0;
             bool ok = true;
 
-            while ((e = readdir(d)) != NULL) {
+            for (;;) {
+                const struct dirent *e = readdir(d);
+
+                if (e == NULL)
+                    break;
                 if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                     continue;
                 if (tn == tcap) {
@@ -746,7 +757,8 @@ static bool parse_rfc3339(const char *s, host_time *t)
     }
     t->set = true;
     t->offset = sign * (oh * 3600 + om * 60);
-    t->unix = days_from_civil(y, mo, d) * 86400 + hh * 3600 + mi * 60 + ss - t->offset;
+    t->unix = days_from_civil(y, mo, d) * 86400 + (int64_t)hh * 3600 + (int64_t)mi * 60 + ss
+              - t->offset;
     return true;
 }
 
@@ -858,11 +870,8 @@ static void set_error(char **error, const char *before, const char *arg, const c
     if (error == NULL)
         return;
     p = malloc(a + b + c + 1);
-    if (p != NULL) {
-        memcpy(p, before, a);
-        memcpy(p + a, arg, b);
-        memcpy(p + a + b, after, c + 1);
-    }
+    if (p != NULL)
+        snprintf(p, a + b + c + 1, "%s%s%s", before, arg, after);
     *error = p;
 }
 

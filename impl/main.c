@@ -600,8 +600,12 @@ static int cmd_eval(int argc, char **argv)
      * the process's working directory; no file system */
     tfx_host_use_system_clock(host);
     tfx_host_use_system_random(host);
-    if (getenv("HOME") != NULL && getenv("HOME")[0] != '\0')
-        tfx_host_set_home(host, getenv("HOME"), NULL);
+    {
+        const char *home = getenv("HOME");
+
+        if (home != NULL && home[0] != '\0')
+            tfx_host_set_home(host, home, NULL);
+    }
     {
         char *cwd = getcwd(NULL, 0);
 
