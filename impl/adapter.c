@@ -25,6 +25,7 @@
 
 #include "common.h"
 #include "func.h"
+#include "text.h"
 
 struct tfx_adapter {
     int said_hello;   /* a hello request has been answered */
@@ -59,6 +60,43 @@ static char *finish(json_t *answer)
     return text;
 }
 
+/* A JSON string of s: each byte that is not part of valid UTF-8 becomes
+ * U+FFFD, as Go's encoding/json writes it (a diagnostic's summary or
+ * detail may quote such bytes; jansson refuses them).  NULL only when
+ * memory runs out.  (conformance/README.md, "Text in requests and
+ * answers") */
+static json_t *json_text(const char *s)
+{
+    size_t n = strlen(s);
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char *fixed;
+    size_t i = 0;
+    size_t o = 0;
+    json_t *j;
+
+    if (tfx_text_valid(u, n))
+        return json_stringn(s, n);
+    fixed = malloc(3 * n + 1); /* a byte becomes at most 3 */
+    if (fixed == NULL)
+        return NULL;
+    while (i < n) {
+        int32_t cp;
+        size_t len = tfx_text_decode(u + i, n - i, &cp);
+
+        if (cp < 0) {
+            memcpy(fixed + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+        } else {
+            memcpy(fixed + o, u + i, len);
+            o += len;
+        }
+        i += len;
+    }
+    j = json_stringn((const char *)fixed, o);
+    free(fixed);
+    return j;
+}
+
 /* {"seq"?: seq, "errored": true, "message": message} */
 static json_t *errored(json_t *seq, const char *message)
 {
@@ -69,7 +107,7 @@ static json_t *errored(json_t *seq, const char *message)
     if (seq != NULL)
         json_object_set(answer, "seq", seq);
     json_object_set_new(answer, "errored", json_true());
-    json_object_set_new(answer, "message", json_string(message));
+    json_object_set_new(answer, "message", json_text(message));
     return answer;
 }
 
@@ -157,11 +195,11 @@ static json_t *range_json(const tfx_range *r)
 /* The protocol form of a diagnostic. */
 static json_t *diagnostic_json(const tfx_diagnostic *d)
 {
-    json_t *o = json_pack("{ssssssssss}",
+    json_t *o = json_pack("{ss ss ss so* so*}",
                           "severity", d->severity == TFX_SEV_ERROR ? "error" : "warning",
                           "phase", d->phase == TFX_PHASE_PARSE ? "parse" : "eval",
-                          "category", d->category, "summary", d->summary,
-                          "detail", d->detail != NULL ? d->detail : "");
+                          "category", d->category, "summary", json_text(d->summary),
+                          "detail", json_text(d->detail != NULL ? d->detail : ""));
 
     if (o != NULL && d->has_subject)
         json_object_set_new(o, "subject", range_json(&d->subject));
@@ -507,7 +545,10 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     const char *name;
 
     *stop = 0;
-    request = json_loadb(line, nbytes, JSON_REJECT_DUPLICATES, &error);
+    /* strings may hold U+0000 (a variable's value, an input):
+     * JSON_ALLOW_NUL, and string values are read with their length
+     * (conformance/README.md, "Text in requests and answers") */
+    request = json_loadb(line, nbytes, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &error);
     if (request == NULL)
         return finish(errored(NULL, "request is not valid JSON"));
     if (!json_is_object(request)) {

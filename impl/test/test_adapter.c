@@ -17,7 +17,7 @@ static json_t *ask(tfx_adapter *a, const char *request, int *stop)
 
     if (text == NULL)
         return NULL;
-    answer = json_loads(text, 0, NULL);
+    answer = json_loads(text, JSON_ALLOW_NUL, NULL);
     CHECK(answer != NULL);
     CHECK(strchr(text, '\n') == NULL); /* one line */
     tfx_free(text);
@@ -144,6 +144,33 @@ static void test_not_nul_terminated(void)
     tfx_adapter_free(a);
 }
 
+/* A request's strings may hold U+0000: an input (the NUL is an invalid
+ * character) and a variable's value (kept whole).  (conformance/README.md,
+ * "Text in requests and answers") */
+static void test_nul_in_request(void)
+{
+    tfx_adapter *a = tfx_adapter_new();
+    int stop = -1;
+    json_t *ans = ask(a, "{\"cmd\":\"run\",\"seq\":1,\"case\":{\"mode\":\"expression\","
+                         "\"input\":\"upper(x)\",\"variables\":{\"x\":{\"type\":\"string\","
+                         "\"v\":\"a\\u0000b\"}}}}", &stop);
+    json_t *v;
+
+    CHECK(json_object_get(ans, "errored") == NULL);
+    v = json_object_get(json_object_get(ans, "value"), "v");
+    CHECK(json_string_length(v) == 3 && memcmp(json_string_value(v), "A\0B", 3) == 0);
+    json_decref(ans);
+    ans = ask(a, "{\"cmd\":\"run\",\"seq\":2,\"case\":{\"request\":\"parse\","
+                 "\"mode\":\"expression\",\"input\":\"1 +\\u0000 2\"}}", &stop);
+    CHECK(json_object_get(ans, "errored") == NULL);
+    CHECK(json_array_size(json_object_get(ans, "diagnostics")) >= 1);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(ans, "diagnostics"), 0),
+                                                "category")),
+              "syntax.invalid-character");
+    json_decref(ans);
+    tfx_adapter_free(a);
+}
+
 /* [refs.protocol] [refs.parse-errors] refs requests: the list, empty or
  * not; the parse's errors when it fails; request.refs declared. */
 static void test_refs_request(void)
@@ -190,5 +217,6 @@ int main(void)
     test_stop();
     test_not_nul_terminated();
     test_refs_request();
+    test_nul_in_request();
     return check_report("test_adapter");
 }
