@@ -1100,3 +1100,35 @@ const tfx_builtin tfx_builtins_cidr[] = {
     {"cidrsubnets", &tfx_fn_cidrsubnets},
     {NULL, NULL},
 };
+
+/* ---- For OpenTofu's cidrcontains (funcs_opentofu.c) ---- */
+
+/* [fn.cidr.parse] Terraform's ParseIP: an IPv4 address (as its 16-byte
+ * IPv4-mapped form) or else an IPv6 one, into ip[0..16). */
+bool tfx_cidr_parse_ip(const char *s, size_t n, unsigned char ip[16])
+{
+    go_ip out;
+
+    if (!parse_ipv4(s, n, &out) && !parse_ipv6(s, n, &out))
+        return false;
+    memcpy(ip, out.b, 16);
+    return true;
+}
+
+/* [fn.cidr.parse] Terraform's ParseCIDR: the network address and the mask,
+ * both *len bytes (4 for an IPv4 address, 16 for an IPv6 one). */
+bool tfx_cidr_parse_prefix(tfx_ctx *ctx, const char *s, size_t n, unsigned char ip[16],
+                           unsigned char mask[16], size_t *len)
+{
+    go_net net;
+    const char *error = NULL;
+
+    if (!parse_cidr(ctx, s, n, &net, &error))
+        return false;
+    memset(ip, 0, 16);
+    memset(mask, 0, 16);
+    memcpy(ip, net.ip.b, net.ip.len);
+    memcpy(mask, net.mask.b, net.mask.len);
+    *len = net.ip.len;
+    return true;
+}
