@@ -1807,3 +1807,13 @@ const tfx_builtin tfx_builtins_encoding[] = {
     {"urlencode", &tfx_fn_urlencode},
     {NULL, NULL},
 };
+
+/* For OpenTofu's base64gunzip (funcs_opentofu.c): [fn.base64.decode]
+ * Go's StdEncoding.DecodeString of src[0..n), or NULL when it fails. */
+unsigned char *tfx_base64_std_decode(tfx_ctx *ctx, const unsigned char *src, size_t n,
+                                     size_t *out_n)
+{
+    size_t offset = 0;
+
+    return base64_decode(ctx, src, n, out_n, &offset);
+}
