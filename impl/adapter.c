@@ -142,6 +142,15 @@ static json_t *answer_hello(tfx_adapter *a)
     }
     /* [fn.type] the console-only type(), which console requests offer */
     json_array_append_new(caps, json_string("fn:type"));
+    /* [flavor.capability] OpenTofu's table, which a case's "flavor":
+     * "opentofu" asks for, and fn:<name> of each function only it has */
+    json_array_append_new(caps, json_string("flavor.opentofu"));
+    for (i = 0; tfx_func_opentofu_only_name(i) != NULL; i++) {
+        char cap[64];
+
+        snprintf(cap, sizeof(cap), "fn:%s", tfx_func_opentofu_only_name(i));
+        json_array_append_new(caps, json_string(cap));
+    }
     json_array_append_new(profiles, json_string("P14"));
     json_object_set_new(answer, "protocol", json_integer(1));
     json_object_set_new(answer, "implementation", impl);
@@ -462,6 +471,21 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
     tfx_context_set_host(ctx, host);
     if (console)
         tfx_context_allow_type_function(ctx, 1);
+    /* [flavor.table] the case's "flavor" chooses the function table */
+    {
+        json_t *flavor = json_object_get(c, "flavor");
+        const char *f = json_string_value(flavor);
+
+        if (flavor != NULL && (f == NULL || (strcmp(f, "terraform") != 0 &&
+                                             strcmp(f, "opentofu") != 0))) {
+            tfx_context_free(ctx);
+            tfx_host_free(host);
+            tfx_source_free(src);
+            return errored(seq, "unknown \"flavor\" (only \"terraform\" and \"opentofu\")");
+        }
+        if (f != NULL && strcmp(f, "opentofu") == 0)
+            tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU);
+    }
     r = tfx_evaluate(src, ctx, NULL);
     if (r != NULL && convert && !tfx_result_has_errors(r)) {
         json_t *to = json_object_get(c, "convert_to");

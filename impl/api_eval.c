@@ -30,6 +30,7 @@ struct tfx_context {
     bool allow_variables;
     bool allow_functions;
     bool allow_type;                /* [fn.type] the console-only type() */
+    bool opentofu;                  /* [flavor.table] OpenTofu's function table */
     tfx_host *host;                 /* [host.api] borrowed, or NULL */
 };
 
@@ -119,6 +120,18 @@ TFX_API void tfx_context_set_host(tfx_context *c, tfx_host *h)
 TFX_API void tfx_context_allow_type_function(tfx_context *c, int allow)
 {
     c->allow_type = allow != 0;
+}
+
+/* [flavor.option] */
+TFX_API int tfx_context_set_flavor(tfx_context *c, tfx_flavor flavor)
+{
+    switch (flavor) {
+    case TFX_FLAVOR_TERRAFORM:
+    case TFX_FLAVOR_OPENTOFU:
+        c->opentofu = flavor == TFX_FLAVOR_OPENTOFU;
+        return 0;
+    }
+    return -1;
 }
 
 /* Defines name (already in the context's arena) as v, keeping the names
@@ -332,6 +345,31 @@ static const char *builtin_or_type_name(size_t i)
     return i == n ? "type" : NULL;
 }
 
+/* [flavor.table] The same three with OpenTofu's table. */
+static const tfx_function *builtin_opentofu(const char *name, size_t nbytes)
+{
+    return tfx_func_builtin_opentofu(name, nbytes);
+}
+
+static const tfx_function *builtin_or_type_opentofu(const char *name, size_t nbytes)
+{
+    if (nbytes == 4 && memcmp(name, "type", 4) == 0)
+        return &tfx_fn_type;
+    return tfx_func_builtin_opentofu(name, nbytes);
+}
+
+static const char *builtin_or_type_opentofu_name(size_t i)
+{
+    const char *name = tfx_func_builtin_opentofu_name(i);
+    size_t n;
+
+    if (name != NULL)
+        return name;
+    for (n = 0; tfx_func_builtin_opentofu_name(n) != NULL; n++)
+        ;
+    return i == n ? "type" : NULL;
+}
+
 typedef struct {
     tfx_result *r;
     bool misused;
@@ -404,13 +442,20 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
     memset(&env, 0, sizeof(env));
     if (c != NULL) {
         r->mem.host = c->host;
+        r->mem.opentofu = c->opentofu;
         env.has_variables = c->allow_variables;
         env.var_names = c->names;
         env.var_values = (const tfx_value *const *)c->values;
         env.nvars = c->nvars;
         env.has_functions = c->allow_functions;
-        env.function = c->allow_type ? builtin_or_type : builtin;
-        env.function_name = c->allow_type ? builtin_or_type_name : tfx_func_builtin_name;
+        if (c->opentofu) {
+            env.function = c->allow_type ? builtin_or_type_opentofu : builtin_opentofu;
+            env.function_name = c->allow_type ? builtin_or_type_opentofu_name
+                                              : tfx_func_builtin_opentofu_name;
+        } else {
+            env.function = c->allow_type ? builtin_or_type : builtin;
+            env.function_name = c->allow_type ? builtin_or_type_name : tfx_func_builtin_name;
+        }
     }
     env.filename = src->filename;
     tfx_diags_init(&r->internal, r->mem.arena);

@@ -39,6 +39,8 @@ struct tfx_host;
 typedef struct tfx_ctx {
     tfx_arena *arena;
     struct tfx_host *host;    /* the outside world (host.h), or NULL: none */
+    bool opentofu;            /* [flavor.table] OpenTofu's function table, for the
+                                 functions that render templates themselves */
     tfx_ctx_limits limits;
     size_t steps;
     size_t depth;

@@ -331,6 +331,35 @@ const char *tfx_func_builtin_name(size_t i)
     return NULL;
 }
 
+/* [flavor.table] OpenTofu's table: Terraform's, then OpenTofu's own
+ * functions (funcs_opentofu.c). */
+const tfx_function *tfx_func_builtin_opentofu(const char *name, size_t nbytes)
+{
+    const tfx_function *fn = tfx_func_builtin(name, nbytes);
+
+    return fn != NULL ? fn : table_lookup(tfx_builtins_opentofu, name, nbytes);
+}
+
+const char *tfx_func_opentofu_only_name(size_t i)
+{
+    for (size_t j = 0; tfx_builtins_opentofu[j].name != NULL; j++)
+        if (j == i)
+            return tfx_builtins_opentofu[j].name;
+    return NULL;
+}
+
+const char *tfx_func_builtin_opentofu_name(size_t i)
+{
+    size_t n = 0;
+    const char *name = tfx_func_builtin_name(i);
+
+    if (name != NULL)
+        return name;
+    while (tfx_func_builtin_name(n) != NULL)
+        n++;
+    return tfx_func_opentofu_only_name(i - n);
+}
+
 /* [op.*] (semantics O1) The operator functions, in the order of
  * tfx_func_op. */
 const tfx_function *tfx_func_operator(tfx_func_op op)

@@ -105,6 +105,14 @@ const tfx_function *tfx_func_builtin(const char *name, size_t nbytes);
  * number of built-in functions or more.  The order is not alphabetical. */
 const char *tfx_func_builtin_name(size_t i);
 
+/* [flavor.table] The same for OpenTofu's table: Terraform's functions,
+ * then OpenTofu's own (base64gunzip, cidrcontains, urldecode). */
+const tfx_function *tfx_func_builtin_opentofu(const char *name, size_t nbytes);
+const char *tfx_func_builtin_opentofu_name(size_t i);
+/* The name of OpenTofu's own function i (those only its table has), for
+ * i from 0 up; NULL past the last. */
+const char *tfx_func_opentofu_only_name(size_t i);
+
 /* [fn.type] Terraform's console-only type(value), in no table: a
  * context offers it when asked (tfx_context_allow_type_function). */
 extern const tfx_function tfx_fn_type;

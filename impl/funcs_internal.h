@@ -67,6 +67,18 @@ extern const tfx_builtin tfx_builtins_yaml[];       /* funcs_yaml.c */
  * searched by tfx_func_builtin; offered only with OpenTofu's table. */
 extern const tfx_builtin tfx_builtins_opentofu[];   /* funcs_opentofu.c */
 
+/* What funcs_opentofu.c borrows from the other files. */
+/* funcs_encoding.c: Go's base64 StdEncoding.DecodeString [fn.base64.decode];
+ * NULL when src is not valid base64. */
+unsigned char *tfx_base64_std_decode(tfx_ctx *ctx, const unsigned char *src, size_t n,
+                                     size_t *out_n);
+/* funcs_cidr.c: Terraform's address parser [fn.cidr.parse].  ParseIP
+ * (16 bytes, IPv4 addresses in the IPv4-mapped form) and ParseCIDR (the
+ * network address and mask, *len bytes each: 4 or 16). */
+bool tfx_cidr_parse_ip(const char *s, size_t n, unsigned char ip[16]);
+bool tfx_cidr_parse_prefix(tfx_ctx *ctx, const char *s, size_t n, unsigned char ip[16],
+                           unsigned char mask[16], size_t *len);
+
 
 /* funcs_operators.c: cty's stdlib operator functions [op.*]. */
 extern const tfx_function tfx_fn_add;

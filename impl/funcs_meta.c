@@ -61,8 +61,8 @@ static const tfx_fn_meta descriptions[] = {
     {"base64encode", "Encodes the UTF-8 bytes of a string in standard Base64.",
      {{"str", "The string to encode."}}},
     {"base64gunzip",
-     "Decodes standard Base64 text and decompresses the gzip data it holds, giving a UTF-8 "
-     "string.",
+     "Decodes standard Base64 text and decompresses the gzip data it holds, giving its bytes "
+     "as a string.",
      {{"str", "The Base64 text of gzip-compressed data."}}},
     {"base64gzip", "Compresses the UTF-8 bytes of a string with gzip and encodes the result in Base64.",
      {{"str", "The string to compress."}}},
@@ -470,6 +470,7 @@ typedef struct {
 
 typedef struct {
     bool json;               /* in: which form */
+    bool opentofu;           /* in: OpenTofu's table [flavor.table] */
     function_row *rows;
     size_t n;
     const char *text;        /* out: the text form, in the arena */
@@ -521,7 +522,8 @@ static void set_param_type(tfx_ctx *ctx, param_row *row, const tfx_type *t, cons
  * job->error set when its return type cannot be worked out. */
 static bool make_row(tfx_ctx *ctx, const char *name, function_row *row, table_job *job)
 {
-    const tfx_function *fn = tfx_func_builtin(name, strlen(name));
+    /* OpenTofu's table holds Terraform's: it finds every listed name */
+    const tfx_function *fn = tfx_func_builtin_opentofu(name, strlen(name));
     const tfx_fn_meta *meta = tfx_fn_meta_find(name);
     const fixed_signature *fixed = fixed_signature_of(name);
     size_t nargs = fn->nparams + (fn->varparam != NULL ? 1 : 0);
@@ -580,11 +582,14 @@ static void make_rows(tfx_ctx *ctx, void *arg)
     const char **names;
     size_t count = 0, n = 0, i;
 
-    while (tfx_func_builtin_name(count) != NULL)
+    const char *(*name_at)(size_t) =
+        job->opentofu ? tfx_func_builtin_opentofu_name : tfx_func_builtin_name;
+
+    while (name_at(count) != NULL)
         count++;
     names = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(*names));
     for (i = 0; i < count; i++) {
-        const char *name = tfx_func_builtin_name(i);
+        const char *name = name_at(i);
 
         if (!tfx_fn_table_omits(name))
             names[n++] = name;
@@ -721,6 +726,11 @@ static char *copy_out(const char *s)
 
 char *tfx_fn_table(int json, char **error)
 {
+    return tfx_fn_table_flavor(json, 0, error);
+}
+
+char *tfx_fn_table_flavor(int json, int opentofu, char **error)
+{
     tfx_ctx ctx;
     table_job job;
     char *out = NULL;
@@ -730,6 +740,7 @@ char *tfx_fn_table(int json, char **error)
         return NULL;
     memset(&job, 0, sizeof(job));
     job.json = json != 0;
+    job.opentofu = opentofu != 0;
     if (tfx_ctx_try(&ctx, make_rows, &job) && job.error == NULL)
         out = json ? table_json(&job) : copy_out(job.text);
     else if (job.error != NULL)

@@ -52,4 +52,9 @@ int tfx_fn_table_omits(const char *name);
  * cannot be worked out (*error a malloc'd message). */
 char *tfx_fn_table(int json, char **error);
 
+/* The same for a flavor's table [flavor.table]: Terraform's (opentofu 0,
+ * what tfx_fn_table gives) or OpenTofu's (opentofu 1: Terraform's plus
+ * base64gunzip, cidrcontains and urldecode). */
+char *tfx_fn_table_flavor(int json, int opentofu, char **error);
+
 #endif /* TFX_FUNCS_META_H */

@@ -68,7 +68,7 @@ static const char usage_eval[] =
     "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]...\n"
     "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
     "                   [--base-dir DIR] [--now RFC3339] [--seed N] [--home DIR]\n"
-    "                   (EXPR | - | --file FILE)\n"
+    "                   [--flavor terraform|opentofu] (EXPR | - | --file FILE)\n"
     "\n"
     "Evaluates the expression EXPR (or with --template a bare template), read\n"
     "from the argument, from standard input (-) or from FILE, as Terraform\n"
@@ -79,6 +79,9 @@ static const char usage_eval[] =
     "  json   {\"value\": TYPED, \"type\": TYPE, \"diagnostics\": [...]}, the value\n"
     "         in the conformance corpus's typed JSON encoding (lossless); a\n"
     "         type() result is {\"type\": \"type\", \"v\": TEXT}, TEXT as text shows it\n"
+    "  --flavor F         the function table: terraform (Terraform's, the\n"
+    "                     default) or opentofu (Terraform's plus OpenTofu's own\n"
+    "                     base64gunzip, cidrcontains and urldecode)\n"
     "Variables:\n"
     "  --vars FILE.json   a JSON object of NAME -> typed value (the corpus's\n"
     "                     encoding: {\"type\": ..., \"v\": ...}, nulls, unknowns, marks)\n"
@@ -141,7 +144,7 @@ static const char usage_check[] =
     "Exit status: 0 no error, 1 the input has errors, 2 usage or I/O error.\n";
 
 static const char usage_functions[] =
-    "usage: tfexpr functions [--json]\n"
+    "usage: tfexpr functions [--json] [--flavor terraform|opentofu]\n"
     "\n"
     "Lists the built-in functions, sorted by name:\n"
     "  (default)  one line per function: its name, its parameters with their\n"
@@ -152,6 +155,8 @@ static const char usage_functions[] =
     "             {\"description\", \"return_type\", \"parameters\",\n"
     "             \"variadic_parameter\"}}}, a parameter as {\"name\", \"description\",\n"
     "             \"is_nullable\", \"type\"}, types in cty's JSON type syntax\n"
+    "  --flavor F the table of flavor F: terraform (the default) or opentofu\n"
+    "             (Terraform's plus base64gunzip, cidrcontains and urldecode)\n"
     "The result type is the one for arguments of unknown value.  As in\n"
     "Terraform's table, list and map (removed: every call is an error) and type\n"
     "(console only; tfexpr eval has it) are left out.\n"
@@ -623,6 +628,16 @@ static int cmd_eval(int argc, char **argv)
             mode = TFX_MODE_TEMPLATE;
         } else if (strcmp(argv[a], "--no-functions") == 0) {
             tfx_context_allow_functions(ctx, 0);
+        } else if (strcmp(argv[a], "--flavor") == 0 && a + 1 < argc) {
+            const char *f = argv[++a];
+
+            if (strcmp(f, "terraform") == 0 || strcmp(f, "opentofu") == 0) {
+                tfx_context_set_flavor(ctx, strcmp(f, "opentofu") == 0 ? TFX_FLAVOR_OPENTOFU
+                                                                      : TFX_FLAVOR_TERRAFORM);
+            } else {
+                fprintf(stderr, "tfexpr eval: unknown flavor '%s'\n%s", f, usage_eval);
+                status = EXIT_USAGE;
+            }
         } else if (strcmp(argv[a], "--format") == 0 && a + 1 < argc) {
             const char *f = argv[++a];
 
@@ -939,7 +954,7 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_functions(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, opentofu = 0;
     char *error = NULL;
     char *table;
     int a;
@@ -950,13 +965,17 @@ static int cmd_functions(int argc, char **argv)
             return EXIT_SUCCESS;
         } else if (strcmp(argv[a], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[a], "--flavor") == 0 && a + 1 < argc
+                   && (strcmp(argv[a + 1], "terraform") == 0
+                       || strcmp(argv[a + 1], "opentofu") == 0)) {
+            opentofu = strcmp(argv[++a], "opentofu") == 0;
         } else {
             fprintf(stderr, "tfexpr functions: unexpected argument '%s'\n%s", argv[a],
                     usage_functions);
             return EXIT_USAGE;
         }
     }
-    table = tfx_fn_table(json, &error);
+    table = tfx_fn_table_flavor(json, opentofu, &error);
     if (table == NULL) {
         fprintf(stderr, "tfexpr functions: %s\n", error != NULL ? error : "out of memory");
         free(error);

@@ -223,6 +223,18 @@ TFX_API void tfx_context_allow_functions(tfx_context *ctx, int allow);
  * (spec/functions-closures.md, fn.type.*). */
 TFX_API void tfx_context_allow_type_function(tfx_context *ctx, int allow);
 
+/* The function tables (spec/functions-opentofu.md, flavor.*). */
+typedef enum {
+    TFX_FLAVOR_TERRAFORM,  /* Terraform's functions (the default) */
+    TFX_FLAVOR_OPENTOFU    /* OpenTofu's: Terraform's, with the same semantics,
+                              plus base64gunzip, cidrcontains and urldecode */
+} tfx_flavor;
+
+/* Which function table calls in expressions and templates see (default
+ * TFX_FLAVOR_TERRAFORM).  Returns 0, or -1 (nothing changed) for a value
+ * that is not a tfx_flavor. */
+TFX_API int tfx_context_set_flavor(tfx_context *ctx, tfx_flavor flavor);
+
 /* ---------------------------------------------------------------------
  * The host: what an evaluation may know of the outside world
  * (spec/functions-files.md, rules host.*, files.*)

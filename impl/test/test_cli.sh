@@ -246,6 +246,48 @@ case "$err" in
     *) bad "eval try's listing: $err" ;;
 esac
 
+# --flavor: Terraform's table by default, OpenTofu's on request
+# (spec/functions-opentofu.md [flavor.option] [flavor.default]).
+expect 0 "$tfexpr" eval --flavor opentofu 'urldecode("a%20b")'
+expect 0 "$tfexpr" eval --flavor terraform 'urlencode("a b")'
+expect 1 "$tfexpr" eval 'urldecode("a%20b")'
+expect 1 "$tfexpr" eval --flavor terraform 'base64gunzip("")'
+expect 2 "$tfexpr" eval --flavor tofu '1'
+expect 2 "$tfexpr" eval '1' --flavor
+if "$tfexpr" eval --help | grep -q -- '--flavor F'; then ok; else bad "eval --help has no --flavor"; fi
+if [ "$("$tfexpr" eval --flavor opentofu 'urldecode("a+b%2F")')" = '"a b/"' ]; then ok; else bad "eval --flavor opentofu urldecode"; fi
+if [ "$("$tfexpr" eval --flavor opentofu 'cidrcontains("10.0.0.0/8", "10.1.0.0/16")')" = 'true' ]; then ok; else bad "eval --flavor opentofu cidrcontains"; fi
+if [ "$("$tfexpr" eval --flavor opentofu 'base64gunzip(base64gzip("hi"))')" = '"hi"' ]; then ok; else bad "eval --flavor opentofu base64gunzip"; fi
+err=$("$tfexpr" eval 'cidrcontains("10.0.0.0/8", "1.2.3.4")' 2>&1 >/dev/null)
+case "$err" in
+    *"error: Call to unknown function [eval.unknown-function]"*) ok ;;
+    *) bad "eval: cidrcontains in Terraform's table: $err" ;;
+esac
+err=$("$tfexpr" eval --flavor opentofu 'base64gunzip("")' 2>&1 >/dev/null)
+case "$err" in
+    *'failed to gunzip bytestream: EOF.'*) ok ;;
+    *) bad "eval --flavor opentofu base64gunzip(\"\"): $err" ;;
+esac
+expect 0 "$tfexpr" functions --flavor opentofu
+expect 0 "$tfexpr" functions --json --flavor terraform
+expect 2 "$tfexpr" functions --flavor nope
+if "$tfexpr" functions --help | grep -q -- '--flavor F'; then ok; else bad "functions --help has no --flavor"; fi
+out=$("$tfexpr" functions --flavor opentofu)
+if printf '%s\n' "$out" | grep -qx 'cidrcontains(containing_prefix string, contained_ip_or_prefix string) bool'; then ok; else bad "functions --flavor opentofu: cidrcontains line"; fi
+if printf '%s\n' "$out" | grep -qx 'urldecode(str string) string'; then ok; else bad "functions --flavor opentofu: urldecode line"; fi
+if [ "$(printf '%s\n' "$out" | LC_ALL=C sort)" = "$out" ]; then ok; else bad "functions --flavor opentofu: lines not sorted"; fi
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( $("$tfexpr" functions | wc -l) + 3 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's table plus three"; fi
+if "$tfexpr" functions | grep -q '^base64gunzip(\|^urldecode(\|^cidrcontains('; then bad "functions lists OpenTofu's functions by default"; else ok; fi
+if "$tfexpr" functions --json --flavor opentofu | grep -q '"base64gunzip":{"description":"'; then ok; else bad "functions --json --flavor opentofu"; fi
+out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \
+    '{"cmd":"run","seq":1,"case":{"id":"AAAAAAAA","mode":"expression","flavor":"opentofu","input":"urldecode(\"%41\")"}}' \
+    '{"cmd":"run","seq":2,"case":{"id":"AAAAAAAA","mode":"expression","flavor":"terraform","input":"urldecode(\"%41\")"}}' \
+    '{"cmd":"run","seq":3,"case":{"id":"AAAAAAAA","mode":"expression","flavor":"tofu","input":"1"}}' | "$tfexpr" adapter)
+if printf '%s\n' "$out" | sed -n 1p | grep -q '"flavor.opentofu".*"fn:base64gunzip","fn:cidrcontains","fn:urldecode"'; then ok; else bad "adapter hello: flavor.opentofu"; fi
+if printf '%s\n' "$out" | sed -n 2p | grep -q '"value":{"type":"string","v":"A"}'; then ok; else bad "adapter flavor opentofu: $(printf '%s\n' "$out" | sed -n 2p)"; fi
+if printf '%s\n' "$out" | sed -n 3p | grep -q '"summary":"Call to unknown function"'; then ok; else bad "adapter flavor terraform"; fi
+if printf '%s\n' "$out" | sed -n 4p | grep -q '"errored":true'; then ok; else bad "adapter unknown flavor"; fi
+
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
