@@ -433,8 +433,60 @@ func TestTerraformFunctionTable(t *testing.T) {
 			t.Errorf("fn:%s is not declared", name)
 		}
 	}
-	if len(functionsFor(false)) != 121 || len(functionsFor(true)) != 121 || len(declared) != 122 {
+	// OpenTofu's three are declared too (with flavor.opentofu), and are
+	// only in OpenTofu's tables.
+	if len(functionsFor(false)) != 121 || len(functionsFor(true)) != 121 || len(declared) != 125 {
 		t.Errorf("%d module functions, %d console functions, %d declared", len(functionsFor(false)), len(functionsFor(true)), len(declared))
+	}
+}
+
+// OpenTofu's table: Terraform's plus base64gunzip, cidrcontains and
+// urldecode, in module and console scopes, and in the templates that
+// templatestring renders; the case's flavor chooses it.
+func TestOpenTofuFlavor(t *testing.T) {
+	for _, console := range []bool{false, true} {
+		tf, tofu := functionsForFlavor(console, false), functionsForFlavor(console, true)
+		if len(tofu) != len(tf)+3 {
+			t.Errorf("console %v: %d OpenTofu functions, %d Terraform functions", console, len(tofu), len(tf))
+		}
+		for name := range tf {
+			if _, ok := tofu[name]; !ok {
+				t.Errorf("console %v: %s is not in OpenTofu's table", console, name)
+			}
+		}
+		for _, name := range []string{"base64gunzip", "cidrcontains", "urldecode"} {
+			if _, ok := tf[name]; ok {
+				t.Errorf("console %v: %s is in Terraform's table", console, name)
+			}
+			if _, ok := tofu[name]; !ok {
+				t.Errorf("console %v: %s is not in OpenTofu's table", console, name)
+			}
+		}
+	}
+	caps := strings.Join(capabilities(), " ")
+	if !strings.Contains(caps, "flavor.opentofu") {
+		t.Errorf("flavor.opentofu is not declared: %s", caps)
+	}
+	for _, tc := range []struct{ flavor, input, want string }{
+		{`"opentofu"`, `urldecode("a+b%2F")`, `"value":{"type":"string","v":"a b/"}`},
+		{`"opentofu"`, `cidrcontains("10.0.0.0/8", "10.1.0.0/16")`, `"value":{"type":"bool","v":true}`},
+		{`"opentofu"`, `base64gunzip(base64gzip("hi"))`, `"value":{"type":"string","v":"hi"}`},
+		{`"opentofu"`, `templatestring(t, {x = "%41"})`, `"value":{"type":"string","v":"A"}`},
+		{`"opentofu"`, `base64gunzip("")`, `failed to gunzip bytestream: EOF.`},
+		{`"opentofu"`, `urldecode("%zz")`, `failed to decode URL '': invalid URL escape \"%zz\".`},
+		{`"opentofu"`, `cidrcontains("10.0.0.0/8", "::1")`, `address family mismatch: 10.0.0.0/8 vs. ::1.`},
+		{`"terraform"`, `urldecode("a")`, `"summary":"Call to unknown function"`},
+		{`null`, `cidrcontains("10.0.0.0/8", "10.0.0.1")`, `"summary":"Call to unknown function"`},
+		{`"tofu"`, `1`, `"errored":true`},
+	} {
+		in, _ := json.Marshal(tc.input)
+		line := `{"cmd":"run","seq":1,"case":{"id":"X","name":"x","mode":"expression","flavor":` + tc.flavor +
+			`,"input":` + string(in) + `,"variables":{"t":{"type":"string","v":"${urldecode(x)}"}}}}`
+		answer, _ := handleLine([]byte(line))
+		out, _ := json.Marshal(answer)
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("%s with flavor %s: %s, want %s", tc.input, tc.flavor, out, tc.want)
+		}
 	}
 }
 

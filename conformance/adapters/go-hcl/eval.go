@@ -29,6 +29,9 @@ type caseRequest struct {
 	ConvertMode *string         `json:"convert_mode"`
 	// Host is the case's host description (host.go).
 	Host *hostDescription `json:"host"`
+	// Flavor chooses the function table: "terraform" (the default) or
+	// "opentofu" (Terraform's plus OpenTofu's own, tf_opentofu.go).
+	Flavor *string `json:"flavor"`
 }
 
 // posJSON and rangeJSON carry an hcl.Range: byte offsets from 0 (end
@@ -82,6 +85,16 @@ func runCase(c *caseRequest) runAnswer {
 		}
 	} else if len(c.ConvertTo) > 0 || c.ConvertMode != nil {
 		return runAnswer{Errored: true, Message: fmt.Sprintf(`"convert_to" and "convert_mode" belong to a "convert" request, not %q`, request)}
+	}
+	opentofu := false
+	if c.Flavor != nil {
+		switch *c.Flavor {
+		case "terraform":
+		case "opentofu":
+			opentofu = true
+		default:
+			return runAnswer{Errored: true, Message: fmt.Sprintf(`unknown "flavor" %q (only "terraform" and "opentofu")`, *c.Flavor)}
+		}
 	}
 	if c.Mode == nil {
 		return runAnswer{Errored: true, Message: `the case has no "mode"`}
@@ -144,7 +157,7 @@ func runCase(c *caseRequest) runAnswer {
 
 	ctx := &hcl.EvalContext{
 		Variables: vars,
-		Functions: functionsFor(request == "console"),
+		Functions: functionsForFlavor(request == "console", opentofu),
 	}
 	val, evalDiags := expr.Value(ctx)
 	diags := encodeDiagnostics(nil, parseDiags, "parse")

@@ -39,22 +39,40 @@ import (
 // it only in `terraform console`), plantimestamp only in the module table
 // (Terraform leaves it out of the console).
 
-// functionTables caches the two tables.
+// tableKey names one of the four tables: module or console, Terraform's
+// or OpenTofu's.
+type tableKey struct{ console, opentofu bool }
+
+// functionTables caches the tables.
 var (
 	functionTablesMu sync.Mutex
-	functionTables   = map[bool]map[string]function.Function{}
+	functionTables   = map[tableKey]map[string]function.Function{}
 )
 
-// functionsFor returns the function table of a module evaluation
+// functionsFor returns Terraform's function table of a module evaluation
 // (console false) or of a console one.
 func functionsFor(console bool) map[string]function.Function {
+	return functionsForFlavor(console, false)
+}
+
+// functionsForFlavor returns the table of a module or console evaluation,
+// Terraform's or, with opentofu, OpenTofu's: Terraform's plus OpenTofu's
+// own functions (tf_opentofu.go), whose templatefile and templatestring
+// render with that same table.
+func functionsForFlavor(console, opentofu bool) map[string]function.Function {
 	functionTablesMu.Lock()
 	defer functionTablesMu.Unlock()
-	if t, ok := functionTables[console]; ok {
+	key := tableKey{console, opentofu}
+	if t, ok := functionTables[key]; ok {
 		return t
 	}
 	t := buildFunctionTable(console)
-	functionTables[console] = t
+	if opentofu {
+		for name, f := range openTofuFunctions {
+			t[name] = f
+		}
+	}
+	functionTables[key] = t
 	return t
 }
 
@@ -234,6 +252,19 @@ func terraformSemanticsFunctions() []string {
 				names = append(names, name)
 			}
 		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// openTofuOnlyFunctions lists the functions only OpenTofu's table has,
+// whose fn:<name> capability the adapter declares too (with
+// flavor.opentofu): fn:<name> of such a function means the function with
+// OpenTofu's semantics, offered under flavor "opentofu".
+func openTofuOnlyFunctions() []string {
+	names := make([]string, 0, len(openTofuFunctions))
+	for name := range openTofuFunctions {
+		names = append(names, name)
 	}
 	sort.Strings(names)
 	return names

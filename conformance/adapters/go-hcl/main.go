@@ -256,8 +256,9 @@ func runRequest(rawCase json.RawMessage) (ans runAnswer) {
 
 // capabilities lists what the hello answer declares: the modes, the parse,
 // convert, refs and console requests, unknowns, marks, grapheme columns,
-// go-cty's 512-bit numbers, and fn:<name> for every function of
-// functions.go's tables (all of them Terraform's).
+// go-cty's 512-bit numbers, fn:<name> for every function of
+// functions.go's tables (all of them Terraform's), and OpenTofu's table:
+// flavor.opentofu and fn:<name> for each function only it has.
 func capabilities() []string {
 	caps := []string{
 		"mode.expression",
@@ -273,6 +274,11 @@ func capabilities() []string {
 		"numeric.bigfloat512",
 	}
 	for _, name := range terraformSemanticsFunctions() {
+		caps = append(caps, "fn:"+name)
+	}
+	// OpenTofu's table (a case's "flavor": "opentofu", tf_opentofu.go).
+	caps = append(caps, "flavor.opentofu")
+	for _, name := range openTofuOnlyFunctions() {
 		caps = append(caps, "fn:"+name)
 	}
 	return caps
