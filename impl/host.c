@@ -343,14 +343,10 @@ done:
  * In-memory files [files.memory]
  * ------------------------------------------------------------------ */
 
-/* What a relative cleaned path names among the in-memory files. */
-static tfx_host_kind mem_lookup(const tfx_host *h, const char *rel, const mem_file **file)
+/* What the first n bytes of a relative cleaned path name among the
+ * in-memory files: a file, a directory that holds one, or nothing. */
+static tfx_host_kind mem_prefix(const tfx_host *h, const char *rel, size_t n, const mem_file **file)
 {
-    size_t n = strlen(rel);
-
-    *file = NULL;
-    if (strcmp(rel, ".") == 0)
-        return TFX_HF_DIR;
     for (size_t i = 0; i < h->nfiles; i++) {
         const char *p = h->files[i].path;
         size_t np = strlen(p);
@@ -361,10 +357,43 @@ static tfx_host_kind mem_lookup(const tfx_host *h, const char *rel, const mem_fi
         }
         if (np > n && memcmp(p, rel, n) == 0 && p[n] == '/')
             return TFX_HF_DIR;
-        if (n > np && memcmp(p, rel, np) == 0 && rel[np] == '/')
-            return TFX_HF_NOTDIR;
     }
     return TFX_HF_NOENT;
+}
+
+/* What a relative cleaned path names among the in-memory files, found as
+ * a walk of the real file system finds it [files.memory]: component by
+ * component, nothing there or a file before the last component ending
+ * the walk; a component longer than NAME_MAX is ENAMETOOLONG (a
+ * TFX_HF_ERROR, errno set) when the walk reaches it, as on Linux, where
+ * the reference's file system says "file name too long". */
+static tfx_host_kind mem_lookup(const tfx_host *h, const char *rel, const mem_file **file)
+{
+    size_t n = strlen(rel);
+    size_t start = 0;
+
+    *file = NULL;
+    if (strcmp(rel, ".") == 0)
+        return TFX_HF_DIR;
+    for (;;) {
+        size_t end = start;
+        tfx_host_kind k;
+
+        while (end < n && rel[end] != '/')
+            end++;
+        if (end - start > NAME_MAX) {
+            errno = ENAMETOOLONG;
+            return TFX_HF_ERROR;
+        }
+        k = mem_prefix(h, rel, end, file);
+        if (end == n || k == TFX_HF_NOENT)
+            return k;
+        if (k == TFX_HF_FILE) {
+            *file = NULL;
+            return TFX_HF_NOTDIR;
+        }
+        start = end + 1;
+    }
 }
 
 /* ---------------------------------------------------------------------
@@ -391,7 +420,10 @@ tfx_host_kind tfx_host_stat(tfx_ctx *ctx, const tfx_host *h, const char *path,
     if (h->memory) {
         const mem_file *f;
 
-        return mem_lookup(h, rel, &f);
+        k = mem_lookup(h, rel, &f);
+        if (k == TFX_HF_ERROR)
+            *err_text = tfx_ctx_printf(ctx, "%s", strerror(ENAMETOOLONG));
+        return k;
     }
     errno = 0;
     k = tfx_host_resolve_at(h->root_fd, rel, NULL);
@@ -437,6 +469,8 @@ tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, c
             tfx_ctx_check_string(ctx, f->n);
             *data = tfx_ctx_strndup(ctx, (const char *)f->data, f->n);
             *n = f->n;
+        } else if (k == TFX_HF_ERROR) {
+            *err_text = tfx_ctx_printf(ctx, "%s", strerror(ENAMETOOLONG));
         }
         return k;
     }

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -164,6 +165,36 @@ static void test_api(void)
     CHECK(tfx_host_set_home(h, "/home/u/", NULL) == 0);
     CHECK_STR(run(h, "pathexpand(\"~/a/../b\")"), "\"/home/u/b\"");
     CHECK(contains(run(h, "pathexpand(\"~x\")"), "cannot expand user-specific home dir"));
+    tfx_host_free(h);
+}
+
+/* [files.memory] In-memory paths are walked as a file system walks them:
+ * a component longer than NAME_MAX is "file name too long" once the walk
+ * reaches it (after a missing directory or a file it is not reached). */
+static void test_memory_names(void)
+{
+    tfx_host *h = tfx_host_new();
+    char name[NAME_MAX + 2];
+    char text[NAME_MAX + 64];
+
+    memset(name, 'x', sizeof(name) - 1);
+    name[sizeof(name) - 1] = '\0';
+    CHECK(tfx_host_add_file(h, "a/b.txt", "x", 1, NULL) == 0);
+    CHECK(tfx_host_set_cwd(h, "/w", NULL) == 0);
+    snprintf(text, sizeof(text), "fileexists(\"%s\")", name);
+    CHECK(contains(run(h, text), "Error in function call: Call to function \"fileexists\" failed: "
+                                 "failed to stat"));
+    snprintf(text, sizeof(text), "file(\"a/%s\")", name);
+    CHECK(contains(run(h, text), "file name too long"));
+    snprintf(text, sizeof(text), "filemd5(\"/w/a/%s/c\")", name);
+    CHECK(contains(run(h, text), "file name too long"));
+    snprintf(text, sizeof(text), "fileexists(\"nosuch/%s\")", name);
+    CHECK_STR(run(h, text), "false");
+    snprintf(text, sizeof(text), "file(\"a/b.txt/%s\")", name);
+    CHECK(contains(run(h, text), "not a directory"));
+    name[NAME_MAX] = '\0';
+    snprintf(text, sizeof(text), "fileexists(\"a/%s\")", name);
+    CHECK_STR(run(h, text), "false");
     tfx_host_free(h);
 }
 
@@ -417,6 +448,7 @@ int main(void)
 {
     test_missing();
     test_api();
+    test_memory_names();
     test_random();
     make_tree();
     test_confinement();
