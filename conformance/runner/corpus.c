@@ -461,6 +461,7 @@ static bool check_host(json_t *host, char **why)
 static bool check_case(json_t *c, char **why)
 {
     static const char *const modes[] = {"expression", "template", NULL};
+    static const char *const flavors[] = {"terraform", "opentofu", NULL};
     static const char *const requests[] = {"eval", "parse", "convert", "refs", "console",
                                            NULL};
     static const char *const lists[] = {"profiles", "requires", "tags", "spec",
@@ -493,6 +494,12 @@ static bool check_case(json_t *c, char **why)
         return false;
     if (json_object_get(c, "host") != NULL && !check_host(json_object_get(c, "host"), why))
         return false;
+    /* "flavor" (conformance/README.md, "Function tables") */
+    if (json_object_get(c, "flavor") != NULL &&
+        !one_of(json_string_value(json_object_get(c, "flavor")), flavors)) {
+        *why = rn_xstrdup("\"flavor\" must be \"terraform\" or \"opentofu\"");
+        return false;
+    }
     if ((input == NULL) == (input64 == NULL)) {
         *why = rn_xstrdup("a case has exactly one of \"input\" and \"input_base64\"");
         return false;
@@ -848,6 +855,8 @@ char *rn_case_not_applicable(const rn_case *c, const char *profile,
 {
     json_t *profiles = json_object_get(c->fields, "profiles");
     json_t *requires = json_object_get(c->fields, "requires");
+    const char *flavor = json_string_value(json_object_get(c->fields, "flavor"));
+    bool opentofu = flavor != NULL && strcmp(flavor, "opentofu") == 0;
     rn_buf missing = {0};
     size_t i;
     size_t nmissing = 0;
@@ -866,10 +875,18 @@ char *rn_case_not_applicable(const rn_case *c, const char *profile,
         nmissing++;
         rn_buf_adds(&missing, "host");
     }
+    /* a case asking for OpenTofu's function table needs "flavor.opentofu" */
+    if (opentofu && !declares(capabilities, "flavor.opentofu")) {
+        if (nmissing++ > 0)
+            rn_buf_adds(&missing, ", ");
+        rn_buf_adds(&missing, "flavor.opentofu");
+    }
     json_array_foreach(requires, i, item) {
         const char *cap = json_string_value(item);
 
         if (strcmp(cap, "host") == 0 && json_object_get(c->fields, "host") != NULL)
+            continue;
+        if (strcmp(cap, "flavor.opentofu") == 0 && opentofu)
             continue;
         if (!declares(capabilities, cap)) {
             if (nmissing++ > 0)
@@ -897,7 +914,7 @@ json_t *rn_case_request(const rn_case *c)
 {
     static const char *const fields[] = {"id", "name", "request", "mode", "input",
                                          "input_base64", "variables", "convert_to",
-                                         "convert_mode", "host", NULL};
+                                         "convert_mode", "host", "flavor", NULL};
     json_t *request = json_object();
     size_t i;
 

@@ -225,7 +225,8 @@ char *rn_case_not_applicable(const rn_case *c, const char *profile,
 /* The case's expected result (the "expect" object). */
 json_t *rn_case_expect(const rn_case *c);
 /* The case as a run request sends it: id, name, request, mode,
- * input/input_base64, variables, convert_to, convert_mode. */
+ * input/input_base64, variables, convert_to, convert_mode, host, flavor
+ * (those present; request always). */
 json_t *rn_case_request(const rn_case *c);
 /* The area of a case: the first '/'-segment of its name (caller frees). */
 char *rn_case_area(const rn_case *c);

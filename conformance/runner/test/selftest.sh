@@ -134,6 +134,19 @@ pycheck outcomes "$TMP/host.out" H0000001=pass H0000002=pass
 has host log '"a.txt":"eA=="'
 has host log '"cwd":"/w"'
 
+# A case asking for OpenTofu's function table applies only to an adapter
+# declaring "flavor.opentofu"; the run request carries the case's flavor.
+run flavor-none --adapter "$(q "$FAKE") --caps mode.expression" --format json "$HERE/flavor"
+status flavor-none 0
+pycheck outcomes "$TMP/flavor-none.out" F0000001=skipped F0000002=pass F0000003=pass \
+    "F0000001~flavor.opentofu"
+run flavor --adapter "$(q "$FAKE") --caps mode.expression,flavor.opentofu --log $(q "$TMP/flavor.log")" \
+    --format json "$HERE/flavor"
+status flavor 0
+pycheck outcomes "$TMP/flavor.out" F0000001=pass F0000002=pass F0000003=pass
+has flavor log '"flavor":"opentofu"'
+has flavor log '"flavor":"terraform"'
+
 # Convert requests: with request.convert declared, the case that requires
 # it runs; a failure's detail names the conversion.
 run convert --adapter "$(q "$FAKE") --caps mode.expression,request.convert" --format json \
@@ -312,6 +325,10 @@ has bad-refs-step err "refs-bad-step.json: case 1 (B0000009 bad/refs-bad-step): 
 run bad-host --list "$HERE/bad/host.json"
 status bad-host 2
 has bad-host err "host.json: case 1 (B0000011 bad/host-files): host.files.a.txt must be a base64 string"
+
+run bad-flavor --list "$HERE/bad/flavor.json"
+status bad-flavor 2
+has bad-flavor err "flavor.json: case 1 (B0000013 bad/flavor): \"flavor\" must be \"terraform\" or \"opentofu\""
 
 run bad-dup --list "$HERE/bad/dup-a.json" "$HERE/bad/dup-b.json"
 status bad-dup 2
