@@ -175,7 +175,7 @@ static void close_stack(int *stack, size_t n)
  * rest of the queue, refused when absolute.  Every step is relative to a
  * descriptor already checked to be inside, so a rename or a new link made
  * while the walk runs can make it fail but never leave the root. */
-tfx_host_kind tfx_host_resolve_at(int root_fd, const char *path, int *out_fd)
+static tfx_host_kind resolve(int root_fd, const char *path, int *out_fd, size_t *work)
 {
     size_t cap = 16;
     size_t depth = 1;
@@ -213,6 +213,8 @@ tfx_host_kind tfx_host_resolve_at(int root_fd, const char *path, int *out_fd)
         while (qpos < qlen && queue[qpos] != '/')
             qpos++;
         len = qpos - start;
+        if (work != NULL)
+            (*work)++;
         {
             size_t k = qpos;
 
@@ -339,6 +341,26 @@ done:
     return result;
 }
 
+tfx_host_kind tfx_host_resolve_at(int root_fd, const char *path, int *out_fd)
+{
+    return resolve(root_fd, path, out_fd, NULL);
+}
+
+/* [files.limit.items] A walk counts a step for every component it took
+ * (those of links' targets included), so that a glob over link cycles,
+ * whose paths grow at every level, ends at the step limit after work in
+ * proportion to it.  fd (or -1), the walk's descriptor, is closed first
+ * when the limit is reached. */
+static void charge_walk(tfx_ctx *ctx, size_t work, int fd)
+{
+    if (ctx->steps > ctx->limits.max_steps || work > ctx->limits.max_steps - ctx->steps) {
+        if (fd >= 0)
+            close(fd);
+    }
+    for (size_t i = 0; i < work; i++)
+        tfx_ctx_step(ctx);
+}
+
 /* ---------------------------------------------------------------------
  * In-memory files [files.memory]
  * ------------------------------------------------------------------ */
@@ -410,6 +432,8 @@ tfx_host_kind tfx_host_stat(tfx_ctx *ctx, const tfx_host *h, const char *path,
 {
     const char *rel;
     tfx_host_kind k;
+    size_t work = 0;
+    int e;
 
     *err_text = NULL;
     if (!tfx_host_has_fs(h))
@@ -426,9 +450,11 @@ tfx_host_kind tfx_host_stat(tfx_ctx *ctx, const tfx_host *h, const char *path,
         return k;
     }
     errno = 0;
-    k = tfx_host_resolve_at(h->root_fd, rel, NULL);
+    k = resolve(h->root_fd, rel, NULL, &work);
+    e = errno;
+    charge_walk(ctx, work, -1);
     if (k == TFX_HF_ERROR)
-        *err_text = tfx_ctx_printf(ctx, "%s", strerror(errno));
+        *err_text = tfx_ctx_printf(ctx, "%s", strerror(e));
     return k;
 }
 
@@ -454,6 +480,8 @@ tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, c
     struct stat st2;
     char *buf;
     size_t got = 0;
+    size_t work = 0;
+    int e;
 
     *err_text = NULL;
     if (!tfx_host_has_fs(h))
@@ -475,12 +503,14 @@ tfx_host_kind tfx_host_read(tfx_ctx *ctx, const tfx_host *h, const char *path, c
         return k;
     }
     errno = 0;
-    k = tfx_host_resolve_at(h->root_fd, rel, &pfd);
+    k = resolve(h->root_fd, rel, &pfd, &work);
+    e = errno;
+    charge_walk(ctx, work, pfd);
     if (k != TFX_HF_FILE) {
         if (pfd >= 0)
             close(pfd);
         if (k == TFX_HF_ERROR)
-            *err_text = tfx_ctx_printf(ctx, "%s", strerror(errno));
+            *err_text = tfx_ctx_printf(ctx, "%s", strerror(e));
         return k;
     }
     /* [files.confine.reopen] the O_PATH descriptor of the file found is
@@ -603,8 +633,10 @@ bool tfx_host_list(tfx_ctx *ctx, const tfx_host *h, const char *path, const char
         int fd;
         DIR *d;
         char proc[64];
-        tfx_host_kind k = tfx_host_resolve_at(h->root_fd, rel, &pfd);
+        size_t work = 0;
+        tfx_host_kind k = resolve(h->root_fd, rel, &pfd, &work);
 
+        charge_walk(ctx, work, pfd);
         if (k != TFX_HF_DIR) {
             if (pfd >= 0)
                 close(pfd);
