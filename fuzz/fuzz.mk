@@ -18,7 +18,7 @@
 .PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
 
 FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval \
-                  fuzz_collections fuzz_regex fuzz_deflate fuzz_rsakey fuzz_yaml
+                  fuzz_collections fuzz_regex fuzz_deflate fuzz_rsakey fuzz_yaml fuzz_paths
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -46,6 +46,10 @@ FUZZ_SEEDS_fuzz_rsakey         :=
 # fuzz_yaml reads a YAML text: its seeds are the seed-* inputs of
 # fuzz/regressions/fuzz_yaml/.
 FUZZ_SEEDS_fuzz_yaml           :=
+# fuzz_paths reads a selector byte, a flags byte and NUL-separated strings
+# (path, pattern, link targets): its seeds are the seed-* inputs of
+# fuzz/regressions/fuzz_paths/.
+FUZZ_SEEDS_fuzz_paths          :=
 
 FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
                              conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)
