@@ -3,11 +3,13 @@
 # Makefile).  Disagreements not listed in tools/difftest-explained.json fail
 # the target; their minimized cases are drafted in $(BUILD)/difftest/drafts/
 # and the JSON summary is $(BUILD)/difftest/summary.json.  The functions of
-# issue 10 are called only when both adapters declare them; the summary says
-# which ones were ("functions", "functions_missing").
+# issue 10 and of function library II (the latter's file, path, time and
+# random functions with a random host description per case) are called
+# only when both adapters declare them; the summary says which ones were
+# ("functions", "functions_missing").
 #
-#   make difftest N=100000 SEED=1     the long run (about 95 s on 2 cores)
-#   make difftest-smoke               2,000 cases, for make check (about 2 s)
+#   make difftest N=100000 SEED=1     the long run (about 170-200 s on 2 cores)
+#   make difftest-smoke               2,000 cases, for make check (about 4 s)
 
 N    ?= 100000
 SEED ?= 1
