@@ -1219,5 +1219,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the same host, back at its defaults */
     if (tfx_host_set_cwd(host, base, NULL) != 0)
         fuzz_fail("cannot set the working directory");
+    /* no descriptor left open: the lowest free one stays the same */
+    {
+        static int lowest = -1;
+        int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+        if (fd < 0)
+            fuzz_fail("open /dev/null");
+        if (lowest < 0)
+            lowest = fd;
+        close(fd);
+        if (fd != lowest)
+            fuzz_fail("a file descriptor was left open (lowest free %d, was %d)", fd, lowest);
+    }
     return 0;
 }
