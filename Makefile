@@ -168,10 +168,11 @@ lexdiff: $(BUILD)/lexdump $(BUILD)/go-lexdump
 # ---------------------------------------------------------------------------
 # Tests
 
-$(BUILD)/test/%: impl/test/%.c impl/test/check.h $(BUILD)/libtfexpr.a
+$(BUILD)/test/%: impl/test/%.c impl/test/check.h impl/test/testval.c impl/test/testval.h \
+                 $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< impl/test/testval.c $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
 test: unit-test cli-test
 
@@ -233,7 +234,7 @@ asan:
 # ---------------------------------------------------------------------------
 # Static analysis: clang-tidy (.clang-tidy), cppcheck, clang's analyzer.
 
-C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) $(TOOL_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
+C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) impl/test/testval.c $(TOOL_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
 
 lint: lint-tidy lint-cppcheck lint-scan
 

@@ -19,138 +19,7 @@
 #include "func.h"
 #include "funcs_internal.h"
 #include "render.h"
-
-static tfx_ctx *C;
-
-static const tfx_value *S(const char *s)
-{
-    return tfx_value_string(C, s, strlen(s));
-}
-
-static const tfx_value *I(int64_t i)
-{
-    return tfx_value_int(C, i);
-}
-
-static const tfx_value *SENS(const tfx_value *v)
-{
-    return tfx_value_mark(C, v, tfx_marks_one(C, "sensitive", 9));
-}
-
-static const tfx_value *const *items(size_t n, va_list ap)
-{
-    const tfx_value **v = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_value *));
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        v[i] = va_arg(ap, const tfx_value *);
-    return v;
-}
-
-static const tfx_value *LIST(const tfx_type *elem, size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *const *v;
-
-    va_start(ap, n);
-    v = items(n, ap);
-    va_end(ap);
-    return tfx_value_list(C, elem, v, n);
-}
-
-static const tfx_value *SET(const tfx_type *elem, size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *const *v;
-
-    va_start(ap, n);
-    v = items(n, ap);
-    va_end(ap);
-    return tfx_value_set(C, elem, v, n);
-}
-
-static const tfx_value *TUP(size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *const *v;
-
-    va_start(ap, n);
-    v = items(n, ap);
-    va_end(ap);
-    return tfx_value_tuple(C, v, n);
-}
-
-/* An object (map_elem NULL) or a map of n name/value pairs. */
-static const tfx_value *pairs(const tfx_type *map_elem, size_t n, va_list ap)
-{
-    tfx_str *names = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof *names);
-    const tfx_value **vals = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_value *));
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        names[i].s = va_arg(ap, const char *);
-        names[i].nbytes = strlen(names[i].s);
-        vals[i] = va_arg(ap, const tfx_value *);
-    }
-    return map_elem != NULL ? tfx_value_map(C, map_elem, names, vals, n)
-                            : tfx_value_object(C, names, vals, n);
-}
-
-static const tfx_value *OBJ(size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *v;
-
-    va_start(ap, n);
-    v = pairs(NULL, n, ap);
-    va_end(ap);
-    return v;
-}
-
-static const tfx_value *MAP(const tfx_type *elem, size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *v;
-
-    va_start(ap, n);
-    v = pairs(elem, n, ap);
-    va_end(ap);
-    return v;
-}
-
-#define TSTR (&tfx_type_str)
-#define TNUM (&tfx_type_number)
-#define TDYN (&tfx_type_dynamic)
-
-static const tfx_function *fn(const char *name)
-{
-    const tfx_function *f = tfx_func_builtin(name, strlen(name));
-
-    if (f == NULL) {
-        fprintf(stderr, "no built-in function %s\n", name);
-        exit(2);
-    }
-    return f;
-}
-
-/* The function named `name` called with the n values that follow. */
-static const char *call(const char *name, size_t n, ...)
-{
-    va_list ap;
-    const tfx_value *const *args;
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *r;
-
-    va_start(ap, n);
-    args = items(n, ap);
-    va_end(ap);
-    r = tfx_func_call(C, fn(name), args, n, &err);
-    if (r != NULL)
-        return tfx_render_debug(C, r);
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
-}
+#include "testval.h"
 
 static void test_keys_values(tfx_ctx *ctx, void *unused)
 {
@@ -258,17 +127,6 @@ static void huge_product(tfx_ctx *ctx, void *unused)
     (void)call("setproduct", 3, l, l, l);
 }
 
-static bool run(const char *name, void (*test)(tfx_ctx *, void *), tfx_ctx *ctx)
-{
-    bool ok;
-
-    C = ctx;
-    ok = tfx_ctx_try(ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx->fail_summary, ctx->fail_detail);
-    return ok;
-}
-
 int main(void)
 {
     tfx_ctx ctx;
@@ -277,10 +135,10 @@ int main(void)
         fprintf(stderr, "out of memory\n");
         return 2;
     }
-    CHECK(run("keys/values", test_keys_values, &ctx));
-    CHECK(run("lookup", test_lookup, &ctx));
-    CHECK(run("merge/zipmap", test_merge_zipmap, &ctx));
-    CHECK(run("sets", test_sets, &ctx));
+    CHECK(run("keys/values", test_keys_values));
+    CHECK(run("lookup", test_lookup));
+    CHECK(run("merge/zipmap", test_merge_zipmap));
+    CHECK(run("sets", test_sets));
     C = &ctx;
     CHECK(!tfx_ctx_try(&ctx, huge_product, NULL));
     CHECK_STR(ctx.fail_summary, "Collection size limit exceeded");

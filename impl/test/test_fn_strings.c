@@ -15,42 +15,8 @@
 #include "common.h"
 #include "funcs_internal.h"
 #include "render.h"
+#include "testval.h"
 #include "text.h"
-
-static tfx_ctx *C;
-
-static const tfx_value *S(const char *s)
-{
-    return tfx_value_string(C, s, strlen(s));
-}
-
-static const tfx_value *I(int64_t i)
-{
-    return tfx_value_int(C, i);
-}
-
-/* The call's value in debug notation, or "arg N: message" / "error:
- * message". */
-static const char *call2(const char *name, size_t n, const tfx_value *a, const tfx_value *b,
-                         const tfx_value *c)
-{
-    const tfx_function *f = tfx_func_builtin(name, strlen(name));
-    const tfx_value *args[3];
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *r;
-
-    args[0] = a;
-    args[1] = b;
-    args[2] = c;
-    if (f == NULL)
-        return "no such function";
-    r = tfx_func_call(C, f, args, n, &err);
-    if (r != NULL)
-        return tfx_render_debug(C, r);
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
-}
 
 /* The lengths of the clusters of s, as "1,2,3". */
 static const char *clusters(const char *s)
@@ -125,20 +91,20 @@ static void test_calls(tfx_ctx *ctx, void *unused)
     (void)unused;
 
     /* ref */
-    CHECK_STR(call2("chomp", 1, S("a\n\r\n"), NULL, NULL), "\"a\" :: string");
-    CHECK_STR(call2("indent", 2, I(2), S("a\nb"), NULL), "\"a\\n  b\" :: string");
-    CHECK_STR(call2("indent", 2, I(-1), S("a"), NULL),
+    CHECK_STR(call("chomp", 1, S("a\n\r\n")), "\"a\" :: string");
+    CHECK_STR(call("indent", 2, I(2), S("a\nb")), "\"a\\n  b\" :: string");
+    CHECK_STR(call("indent", 2, I(-1), S("a")),
               "error: panic in function implementation: strings: negative Repeat count");
-    CHECK_STR(call2("join", 1, S(","), NULL, NULL), "error: at least one list is required");
-    CHECK_STR(call2("split", 2, S(""), S(""), NULL), "list[] :: list(string)");
-    CHECK_STR(call2("strrev", 1, S("\xcc\x81" "e"), NULL, NULL), "\"\xc3\xa9\" :: string");
-    CHECK_STR(call2("substr", 3, S("hello"), I(-2), I(0)), "\"lo\" :: string");
-    CHECK_STR(call2("substr", 3, S("hello"), I(2), I(0)), "\"\" :: string");
-    CHECK_STR(call2("substr", 3, S("hello"), I(INT64_MIN), I(INT64_MAX)),
+    CHECK_STR(call("join", 1, S(",")), "error: at least one list is required");
+    CHECK_STR(call("split", 2, S(""), S("")), "list[] :: list(string)");
+    CHECK_STR(call("strrev", 1, S("\xcc\x81" "e")), "\"\xc3\xa9\" :: string");
+    CHECK_STR(call("substr", 3, S("hello"), I(-2), I(0)), "\"lo\" :: string");
+    CHECK_STR(call("substr", 3, S("hello"), I(2), I(0)), "\"\" :: string");
+    CHECK_STR(call("substr", 3, S("hello"), I(INT64_MIN), I(INT64_MAX)),
               "\"hello\" :: string");
-    CHECK_STR(call2("substr", 3, S("hello"), I(INT64_MAX), I(-1)), "\"\" :: string");
-    CHECK_STR(call2("trim", 2, S("xax"), S("x"), NULL), "\"a\" :: string");
-    CHECK_STR(call2("trimspace", 1, S("\xe3\x80\x80" "a "), NULL, NULL), "\"a\" :: string");
+    CHECK_STR(call("substr", 3, S("hello"), I(INT64_MAX), I(-1)), "\"\" :: string");
+    CHECK_STR(call("trim", 2, S("xax"), S("x")), "\"a\" :: string");
+    CHECK_STR(call("trimspace", 1, S("\xe3\x80\x80" "a ")), "\"a\" :: string");
 }
 
 /* indent's padding is made (and checked against the string limit) even
@@ -147,7 +113,7 @@ static void indent_huge(tfx_ctx *ctx, void *unused)
 {
     (void)unused;
     C = ctx;
-    (void)call2("indent", 2, I(INT64_MAX), S("a"), NULL);
+    (void)call("indent", 2, I(INT64_MAX), S("a"));
 }
 
 /* split into more elements than the collection limit. */
@@ -155,25 +121,7 @@ static void split_many(tfx_ctx *ctx, void *unused)
 {
     (void)unused;
     C = ctx;
-    (void)call2("split", 2, S(""), S("abcdefghijk"), NULL);
-}
-
-static bool run(const char *name, void (*test)(tfx_ctx *, void *))
-{
-    tfx_ctx ctx;
-    bool ok;
-
-    if (!tfx_ctx_init(&ctx, NULL)) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    C = &ctx;
-    ok = tfx_ctx_try(&ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
-    tfx_ctx_free(&ctx);
-    C = NULL;
-    return ok;
+    (void)call("split", 2, S(""), S("abcdefghijk"));
 }
 
 int main(void)

@@ -1,0 +1,259 @@
+/*
+ * testval.c — the shared constructors, calls and runner of the unit tests
+ * of functions (testval.h).
+ */
+#include "testval.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+tfx_ctx *C;
+
+const tfx_value *S(const char *s)
+{
+    return tfx_value_string(C, s, strlen(s));
+}
+
+const tfx_value *N(const char *text)
+{
+    const tfx_num *n = NULL;
+
+    if (tfx_num_parse_n(C->arena, text, strlen(text), &n) != TFX_NUM_OK) {
+        fprintf(stderr, "cannot parse %s\n", text);
+        exit(2);
+    }
+    return tfx_value_number(C, n);
+}
+
+const tfx_value *F(double d)
+{
+    return tfx_value_number(C, tfx_num_from_double(C->arena, d));
+}
+
+const tfx_value *I(int64_t i)
+{
+    return tfx_value_int(C, i);
+}
+
+const tfx_value *B(bool b)
+{
+    return tfx_value_bool(b);
+}
+
+const tfx_value *NUL(const tfx_type *t)
+{
+    return tfx_value_null(C, t);
+}
+
+const tfx_value *UNK(const tfx_type *t)
+{
+    return tfx_value_unknown(C, t);
+}
+
+const tfx_value *MARK(const tfx_value *v, const char *name)
+{
+    return tfx_value_mark(C, v, tfx_marks_one(C, name, strlen(name)));
+}
+
+const tfx_value *SENS(const tfx_value *v)
+{
+    return MARK(v, "sensitive");
+}
+
+const tfx_value *EPH(const tfx_value *v)
+{
+    return MARK(v, "ephemeral");
+}
+
+const tfx_value *const *tv_items(size_t n, va_list ap)
+{
+    const tfx_value **v = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_value *));
+
+    for (size_t i = 0; i < n; i++)
+        v[i] = va_arg(ap, const tfx_value *);
+    return v;
+}
+
+const tfx_value *LIST(const tfx_type *elem, size_t n, ...)
+{
+    va_list ap;
+    const tfx_value *const *v;
+
+    va_start(ap, n);
+    v = tv_items(n, ap);
+    va_end(ap);
+    return tfx_value_list(C, elem, v, n);
+}
+
+const tfx_value *SET(const tfx_type *elem, size_t n, ...)
+{
+    va_list ap;
+    const tfx_value *const *v;
+
+    va_start(ap, n);
+    v = tv_items(n, ap);
+    va_end(ap);
+    return tfx_value_set(C, elem, v, n);
+}
+
+const tfx_value *TUP(size_t n, ...)
+{
+    va_list ap;
+    const tfx_value *const *v;
+
+    va_start(ap, n);
+    v = tv_items(n, ap);
+    va_end(ap);
+    return tfx_value_tuple(C, v, n);
+}
+
+/* An object (map_elem NULL) or map of n name/value pairs. */
+static const tfx_value *pairs(const tfx_type *map_elem, size_t n, va_list ap)
+{
+    tfx_str *names = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof *names);
+    const tfx_value **vals = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_value *));
+
+    for (size_t i = 0; i < n; i++) {
+        names[i].s = va_arg(ap, const char *);
+        names[i].nbytes = strlen(names[i].s);
+        vals[i] = va_arg(ap, const tfx_value *);
+    }
+    return map_elem != NULL ? tfx_value_map(C, map_elem, names, vals, n)
+                            : tfx_value_object(C, names, vals, n);
+}
+
+const tfx_value *OBJ(size_t n, ...)
+{
+    va_list ap;
+    const tfx_value *v;
+
+    va_start(ap, n);
+    v = pairs(NULL, n, ap);
+    va_end(ap);
+    return v;
+}
+
+const tfx_value *MAP(const tfx_type *elem, size_t n, ...)
+{
+    va_list ap;
+    const tfx_value *v;
+
+    va_start(ap, n);
+    v = pairs(elem, n, ap);
+    va_end(ap);
+    return v;
+}
+
+const tfx_type *LISTT(const tfx_type *e)
+{
+    return tfx_type_list(C, e);
+}
+
+const tfx_type *SETT(const tfx_type *e)
+{
+    return tfx_type_set(C, e);
+}
+
+const tfx_type *TUPT(size_t n, ...)
+{
+    const tfx_type **t = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_type *));
+    va_list ap;
+
+    va_start(ap, n);
+    for (size_t i = 0; i < n; i++)
+        t[i] = va_arg(ap, const tfx_type *);
+    va_end(ap);
+    return tfx_type_tuple(C, t, n);
+}
+
+const tfx_type *OBJT(size_t n, ...)
+{
+    tfx_str *names = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof *names);
+    const tfx_type **t = tfx_ctx_alloc_array(C, n > 0 ? n : 1, sizeof(const tfx_type *));
+    va_list ap;
+
+    va_start(ap, n);
+    for (size_t i = 0; i < n; i++) {
+        names[i].s = va_arg(ap, const char *);
+        names[i].nbytes = strlen(names[i].s);
+        t[i] = va_arg(ap, const tfx_type *);
+    }
+    va_end(ap);
+    return tfx_type_object(C, names, t, n);
+}
+
+const tfx_function *fn(const char *name)
+{
+    const tfx_function *f = tfx_func_builtin(name, strlen(name));
+
+    if (f == NULL) {
+        fprintf(stderr, "no built-in function %s\n", name);
+        exit(2);
+    }
+    return f;
+}
+
+const char *outcome(const tfx_value *r, const tfx_func_error *err)
+{
+    if (r != NULL)
+        return tfx_render_debug(C, r);
+    if (err->arg >= 0)
+        return tfx_ctx_printf(C, "arg %ld: %s", err->arg, err->message);
+    return tfx_ctx_printf(C, "error: %s", err->message);
+}
+
+/* f called with the n values of ap. */
+static const char *call_v(const tfx_function *f, size_t n, va_list ap)
+{
+    const tfx_value *const *args = tv_items(n, ap);
+    tfx_func_error err = {-1, NULL};
+    const tfx_value *r;
+
+    if (f == NULL)
+        return "no such function";
+    r = tfx_func_call(C, f, args, n, &err);
+    return outcome(r, &err);
+}
+
+const char *call(const char *name, size_t n, ...)
+{
+    va_list ap;
+    const char *s;
+
+    va_start(ap, n);
+    s = call_v(tfx_func_builtin(name, strlen(name)), n, ap);
+    va_end(ap);
+    return s;
+}
+
+const char *call_fn(const tfx_function *f, size_t n, ...)
+{
+    va_list ap;
+    const char *s;
+
+    va_start(ap, n);
+    s = call_v(f, n, ap);
+    va_end(ap);
+    return s;
+}
+
+bool run(const char *name, void (*test)(tfx_ctx *, void *))
+{
+    tfx_ctx ctx;
+    bool ok;
+
+    if (!tfx_ctx_init(&ctx, NULL)) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    C = &ctx;
+    ok = tfx_ctx_try(&ctx, test, NULL);
+    if (!ok)
+        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
+    tfx_ctx_free(&ctx);
+    C = NULL;
+    return ok;
+}
