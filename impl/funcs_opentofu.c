@@ -86,7 +86,7 @@ static int gz_read_full(gz_input *in, unsigned char *out, size_t k)
         return 0;
     }
     in->pos = in->n;
-    return avail == 0 && k > 0 ? 1 : 2;
+    return avail == 0 ? 1 : 2; /* (k > avail here) */
 }
 
 static const char msg_eof[] = "EOF";
@@ -217,6 +217,8 @@ static bool huff_init(tfx_ctx *ctx, go_huff *h, const int *lengths, size_t n)
 
         if (len == 0)
             continue;
+        if (len > 15) /* never: DEFLATE's lengths are 0..15 */
+            return false;
         if (min == 0 || len < min)
             min = len;
         if (len > max)
@@ -251,7 +253,7 @@ static bool huff_init(tfx_ctx *ctx, go_huff *h, const int *lengths, size_t n)
         uint32_t chunk;
         unsigned rev;
 
-        if (len == 0)
+        if (len == 0 || len > 15)
             continue;
         chunk = (uint32_t)(i << GO_VALUE_SHIFT | len);
         rev = reverse_bits(nextcode[len]++, len);
@@ -705,6 +707,12 @@ static int hex_digit(unsigned char c)
     return -1;
 }
 
+/* Whether the escape at e[0..n) (e[0] == '%') lacks two hex digits. */
+static bool bad_escape(const unsigned char *e, size_t n)
+{
+    return n < 3 || hex_digit(e[1]) < 0 || hex_digit(e[2]) < 0;
+}
+
 static const tfx_param urldecode_params[] = {
     {.name = "str", .type = &tfx_type_str},
 };
@@ -729,13 +737,11 @@ static const tfx_value *urldecode_impl(tfx_ctx *ctx, const tfx_function *fn, con
     for (size_t i = 0; i < n; i++) {
         if (s[i] != '%')
             continue;
-        if (i + 2 >= n || hex_digit(s[i + 1]) < 0 || hex_digit(s[i + 2]) < 0) {
-            size_t len = n - i < 3 ? n - i : 3;
-
+        if (bad_escape(s + i, n - i)) /* Go quotes the '%' and up to two bytes */
             return tfx_fn_error(
                 err, tfx_ctx_printf(ctx, "failed to decode URL '': invalid URL escape %s",
-                                    tfx_textbuf_quoted(ctx, (const char *)s + i, len)));
-        }
+                                    tfx_textbuf_quoted(ctx, (const char *)s + i,
+                                                       n - i < 3 ? n - i : 3)));
         i += 2;
     }
     out = tfx_ctx_alloc(ctx, n + 1);
@@ -744,7 +750,7 @@ static const tfx_value *urldecode_impl(tfx_ctx *ctx, const tfx_function *fn, con
             out[k++] = (char)(hex_digit(s[i + 1]) << 4 | hex_digit(s[i + 2]));
             i += 2;
         } else {
-            out[k++] = s[i] == '+' ? ' ' : (char)s[i];
+            out[k++] = (char)(s[i] == '+' ? ' ' : s[i]);
         }
     }
     return bytes_value(ctx, out, k);
@@ -838,7 +844,7 @@ static const tfx_value *cidrcontains_impl(tfx_ctx *ctx, const tfx_function *fn,
 {
     const tfx_value *prefix = args[0], *addr = args[1];
     tofu_ip net, first, last, x, y;
-    unsigned char mask[16], amask[16];
+    unsigned char mask[16];
     bool has_last = false, in;
 
     TFX_UNUSED(fn);
@@ -849,6 +855,8 @@ static const tfx_value *cidrcontains_impl(tfx_ctx *ctx, const tfx_function *fn,
         return tfx_fn_error(err, message_with(ctx, "invalid CIDR address: ", prefix));
     first.len = 16;
     if (!tfx_cidr_parse_ip(addr->as.string.s, addr->as.string.nbytes, first.b)) {
+        unsigned char amask[16];
+
         if (!tfx_cidr_parse_prefix(ctx, addr->as.string.s, addr->as.string.nbytes, first.b,
                                    amask, &first.len))
             return tfx_fn_error(err, message_with(ctx, "invalid IP address or prefix: ", addr));
