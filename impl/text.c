@@ -354,7 +354,41 @@ static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
     return true;
 }
 
+/* Whether s[0..n) holds only ASCII bytes (00..7F). */
+static bool all_ascii(const unsigned char *s, size_t n)
+{
+    unsigned char any = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        any |= s[i];
+    return any < 0x80;
+}
+
+/* [value.string.nfc] [tmpl.eval.nfc] The fast path of tfx_text_nfc for
+ * text of ASCII bytes only, which is its own NFC form: every ASCII code
+ * point (NUL included) is a starter (canonical combining class 0) without
+ * a canonical decomposition, and no primary composite decomposes to two
+ * ASCII code points (every composition pair ends in a non-ASCII mark or
+ * jamo), so decomposition, reordering and composition all leave it
+ * unchanged; ASCII is valid UTF-8 and holds no mark newer than Unicode 13,
+ * so the general path would reach utf8proc_map with the same text and get
+ * it back.  The result is the same copy in the arena; test_text compares
+ * both on random text. */
+static char *nfc_ascii(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+{
+    *out_n = n;
+    return tfx_arena_strndup(arena, s, n);
+}
+
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+{
+    if (all_ascii((const unsigned char *)s, n))
+        return nfc_ascii(arena, s, n, out_n);
+    return tfx_text_nfc_general(arena, s, n, out_n);
+}
+
+char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 {
     const unsigned char *u = (const unsigned char *)s;
     utf8proc_uint8_t *norm = NULL;

@@ -49,6 +49,10 @@ size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
  * refuses the memory. */
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
 
+/* tfx_text_nfc without its fast path for ASCII text: every text through
+ * utf8proc.  For tests, which compare the two. */
+char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
+
 /* s[0..n) with every code point mapped to its simple upper (or lower)
  * case, as Go's strings.ToUpper / strings.ToLower do (no special
  * casing, no locale); bytes that are not valid UTF-8 are kept as they

@@ -1,0 +1,103 @@
+/*
+ * test_text.c — unit tests of text.h's fast paths against the general
+ * paths they stand for, on random inputs ([value.string.nfc]).
+ */
+#include "text.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+/* A fixed-seed xorshift generator: the same inputs on every run. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Pieces random text is made of: ASCII bytes, NUL, and non-ASCII code
+ * points that NFC changes or that stop the fast path (a combining mark,
+ * a decomposed letter's mark, Hangul jamo, a mark newer than Unicode 13,
+ * a bad byte). */
+static const struct {
+    const char *bytes;
+    size_t n;
+} non_ascii[] = {
+    {"\xCC\x81", 2}, {"\xCC\x8A", 2}, {"\xC3\xA9", 2}, {"\xE1\x84\x80", 3},
+    {"\xE1\x85\xA1", 3}, {"\xE1\xAB\x81", 3}, {"\xF0\x9F\x98\x80", 4}, {"\xFF", 1},
+    {"\xC3", 1}, {"\xE2\x84\xAB", 3},
+};
+
+/* Random text of up to 40 bytes into buf; ASCII only when ascii_only. */
+static size_t random_text(char *buf, bool ascii_only)
+{
+    size_t len = (size_t)(rng() % 41);
+    size_t n = 0;
+
+    while (n < len) {
+        uint64_t r = rng();
+
+        if (!ascii_only && r % 8 == 0) {
+            size_t k = (size_t)((r >> 8) % (sizeof(non_ascii) / sizeof(non_ascii[0])));
+            size_t j;
+
+            for (j = 0; j < non_ascii[k].n; j++)
+                buf[n++] = non_ascii[k].bytes[j];
+        } else {
+            buf[n++] = (char)((r >> 16) % 0x80);   /* 00..7F, NUL included */
+        }
+    }
+    return n;
+}
+
+/* tfx_text_nfc (with its ASCII fast path) equals tfx_text_nfc_general on
+ * random ASCII text and on random mixed text. */
+static void test_nfc_fast_path(void)
+{
+    tfx_arena *a = tfx_arena_new(0);
+    int same = 0;
+    int i;
+
+    CHECK(a != NULL);
+    if (a == NULL)
+        return;
+    for (i = 0; i < 20000; i++) {
+        char buf[256];
+        size_t n = random_text(buf, i % 2 == 0);
+        size_t nfast = 0;
+        size_t ngen = 0;
+        const char *fast = tfx_text_nfc(a, buf, n, &nfast);
+        const char *gen = tfx_text_nfc_general(a, buf, n, &ngen);
+
+        if (fast != NULL && gen != NULL && nfast == ngen && memcmp(fast, gen, nfast) == 0
+            && fast[nfast] == '\0')
+            same++;
+        else
+            fprintf(stderr, "nfc differs on input %d (%zu bytes)\n", i, n);
+    }
+    CHECK(same == 20000);
+    /* The edge cases: empty text, NUL, DEL, and a composing pair. */
+    {
+        size_t n = 1;
+        const char *r = tfx_text_nfc(a, "", 0, &n);
+
+        CHECK(r != NULL && n == 0 && r[0] == '\0');
+        r = tfx_text_nfc(a, "a\0\x7F", 3, &n);
+        CHECK(r != NULL && n == 3 && memcmp(r, "a\0\x7F", 3) == 0);
+        r = tfx_text_nfc(a, "e\xCC\x81", 3, &n);
+        CHECK_STR(r, "\xC3\xA9");
+        CHECK(n == 2);
+    }
+    tfx_arena_free(a);
+}
+
+int main(void)
+{
+    test_nfc_fast_path();
+    return check_report("test_text");
+}
