@@ -623,6 +623,7 @@ static int cmd_eval(int argc, char **argv)
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
             fputs(usage_eval, stdout);
             tfx_context_free(ctx);
+            tfx_host_free(host);
             return EXIT_SUCCESS;
         } else if (strcmp(argv[a], "--template") == 0) {
             mode = TFX_MODE_TEMPLATE;
