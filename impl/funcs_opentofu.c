@@ -281,7 +281,17 @@ typedef struct {
     bool corrupt;         /* the error is CorruptInputError at in->pos - start */
     tfx_textbuf *out;
     size_t member_start;  /* where this member's output starts in out */
+    unsigned work;        /* symbols since the last step charged */
 } go_inflater;
+
+/* [fn.base64gunzip.limits] One evaluation step for every 16 symbols decoded. */
+static void charge_symbol(go_inflater *f)
+{
+    if (++f->work >= 16) {
+        f->work = 0;
+        tfx_ctx_step(f->ctx);
+    }
+}
 
 /* moreBits: one more byte into the bit buffer; false at the end of input
  * (unexpected EOF). */
@@ -435,7 +445,7 @@ static bool huffman_block(go_inflater *f, const go_huff *hl, const go_huff *hd)
         unsigned length, dist;
         size_t have;
 
-        tfx_ctx_step(f->ctx);
+        charge_symbol(f);
         if (v < 0)
             return false;
         if (v < 256) {
