@@ -48,16 +48,38 @@ TFX_API void tfx_adapter_free(tfx_adapter *a)
     free(a);
 }
 
-/* Serialises `answer` to one line and drops the reference. */
-static char *finish(json_t *answer)
+/* Serialises `answer` to one line and drops the reference; `value`, when
+ * not NULL, is the text of the answer's "value" member (the library's
+ * typed JSON, one line), spliced in as it is and freed: jansson cannot
+ * hold an object key with U+0000 (a map key or attribute name may have
+ * one), so the value never goes through it. */
+static char *finish(json_t *answer, char *value)
 {
     char *text;
+    char *out;
+    size_t n;
+    size_t m;
 
-    if (answer == NULL)
+    if (answer == NULL) {
+        tfx_free(value);
         return NULL;
+    }
     text = json_dumps(answer, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(answer);
-    return text;
+    if (value == NULL || text == NULL) {
+        tfx_free(value);
+        return text;
+    }
+    /* {...} -> {...,"value":VALUE}; the answer has "seq" and
+     * "diagnostics", so it is not empty */
+    n = strlen(text);
+    m = strlen(value);
+    out = malloc(n + m + 16);
+    if (out != NULL)
+        snprintf(out, n + m + 16, "%.*s,\"value\":%s}", (int)(n - 1), text, value);
+    free(text);
+    tfx_free(value);
+    return out;
 }
 
 /* A JSON string of s: each byte that is not part of valid UTF-8 becomes
@@ -84,8 +106,9 @@ static json_t *json_text(const char *s)
         size_t len = tfx_text_decode(u + i, n - i, &cp);
 
         if (cp < 0) {
-            memcpy(fixed + o, "\xEF\xBF\xBD", 3);
-            o += 3;
+            fixed[o++] = 0xEF; /* U+FFFD */
+            fixed[o++] = 0xBF;
+            fixed[o++] = 0xBD;
         } else {
             memcpy(fixed + o, u + i, len);
             o += len;
@@ -439,15 +462,13 @@ static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
 /* An eval request (and a convert request: the value then converted to the
  * case's convert_to type; a console request: evaluated as `terraform
  * console` does, with type()): the value, or the diagnostics. */
-static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
+static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console, char **value_text)
 {
     tfx_host *host;
     json_t *answer;
     tfx_context *ctx;
     tfx_source *src;
     tfx_result *r;
-    char *text;
-    json_t *value;
 
     src = parse_case(seq, c, &answer);
     if (src == NULL)
@@ -512,14 +533,9 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
     } else if (tfx_result_has_errors(r)) {
         answer = answer_diagnostics(seq, src, r);
     } else {
-        text = tfx_result_json(r);
-        value = text != NULL ? json_loads(text, JSON_ALLOW_NUL, NULL) : NULL;
-        tfx_free(text);
-        answer = value != NULL ? answer_diagnostics(seq, src, r) : errored(seq, "out of memory");
-        if (value != NULL && answer != NULL)
-            json_object_set_new(answer, "value", value);
-        else
-            json_decref(value);
+        *value_text = tfx_result_json(r);
+        answer = *value_text != NULL ? answer_diagnostics(seq, src, r)
+                                     : errored(seq, "out of memory");
     }
     tfx_result_free(r);
     tfx_context_free(ctx);
@@ -528,7 +544,8 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console)
     return answer;
 }
 
-static json_t *answer_run(json_t *request)
+/* A run request's answer; an evaluated value's text in *value_text. */
+static json_t *answer_run(json_t *request, char **value_text)
 {
     json_t *seq = json_object_get(request, "seq");
     json_t *c = json_object_get(request, "case");
@@ -543,13 +560,13 @@ static json_t *answer_run(json_t *request)
     if (kind != NULL && strcmp(kind, "parse") == 0)
         return answer_parse(seq, c);
     if (kind == NULL || strcmp(kind, "eval") == 0)
-        return answer_eval(seq, c, false, false);
+        return answer_eval(seq, c, false, false, value_text);
     if (strcmp(kind, "refs") == 0)
         return answer_refs(seq, c);
     if (strcmp(kind, "convert") == 0)
-        return answer_eval(seq, c, true, false);
+        return answer_eval(seq, c, true, false, value_text);
     if (strcmp(kind, "console") == 0)
-        return answer_eval(seq, c, false, true);
+        return answer_eval(seq, c, false, true, value_text);
     answer = json_object();
     if (answer == NULL)
         return NULL;
@@ -567,6 +584,7 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     json_t *cmd;
     json_t *answer;
     const char *name;
+    char *value_text = NULL;
 
     *stop = 0;
     /* strings may hold U+0000 (a variable's value, an input):
@@ -574,10 +592,10 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
      * (conformance/README.md, "Text in requests and answers") */
     request = json_loadb(line, nbytes, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &error);
     if (request == NULL)
-        return finish(errored(NULL, "request is not valid JSON"));
+        return finish(errored(NULL, "request is not valid JSON"), NULL);
     if (!json_is_object(request)) {
         json_decref(request);
-        return finish(errored(NULL, "request is not a JSON object"));
+        return finish(errored(NULL, "request is not a JSON object"), NULL);
     }
     cmd = json_object_get(request, "cmd");
     name = json_string_value(cmd);
@@ -587,12 +605,12 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     else if (strcmp(name, "hello") == 0)
         answer = answer_hello(a);
     else if (strcmp(name, "run") == 0)
-        answer = answer_run(request);
+        answer = answer_run(request, &value_text);
     else if (strcmp(name, "stop") == 0) {
         *stop = 1;
         answer = NULL;
     } else
         answer = errored(json_object_get(request, "seq"), "unknown \"cmd\"");
     json_decref(request);
-    return finish(answer);
+    return finish(answer, value_text);
 }

@@ -168,6 +168,18 @@ static void test_nul_in_request(void)
                                                 "category")),
               "syntax.invalid-character");
     json_decref(ans);
+    {
+        /* a value whose object key holds U+0000 (jansson cannot hold it:
+         * the value's text is written as the library gives it) */
+        static const char req[] = "{\"cmd\":\"run\",\"seq\":3,\"case\":{\"mode\":\"expression\","
+                                  "\"input\":\"{(s) = 1}\",\"variables\":{\"s\":{\"type\":\"string\","
+                                  "\"v\":\"a\\u0000b\"}}}}";
+        char *text = tfx_adapter_handle(a, req, strlen(req), &stop);
+
+        CHECK_STR(text, "{\"seq\":3,\"diagnostics\":[],\"value\":{\"type\":[\"object\","
+                        "{\"a\\u0000b\":\"number\"}],\"v\":{\"a\\u0000b\":{\"v\":\"1\"}}}}");
+        tfx_free(text);
+    }
     tfx_adapter_free(a);
 }
 
