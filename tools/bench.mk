@@ -1,10 +1,15 @@
-# tools/bench.mk — `make bench`: parse throughput, and parse+evaluate
-# throughput, of tfexpr against upstream HCL on the same generated
-# workloads (included by the top Makefile).
+# tools/bench.mk — `make bench`: lexer throughput of tfexpr, parse
+# throughput, and parse+evaluate throughput, of tfexpr against upstream HCL
+# on the same generated workloads (included by the top Makefile).
 
 BENCH_DIR := $(BUILD)/bench
 
 $(BUILD)/bench_parse: impl/test/bench_parse.c $(BUILD)/libtfexpr.a
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
+
+$(BUILD)/bench_lex: impl/test/bench_lex.c $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
@@ -28,8 +33,11 @@ $(BENCH_DIR)/.workloads: tools/bench/gen-workloads tools/bench/gen-eval-workload
 	$(Q)$(PYTHON) tools/bench/gen-eval-workloads $(BENCH_DIR)
 	@touch $@
 
-.PHONY: bench bench-parse bench-eval
-bench: bench-parse bench-eval
+.PHONY: bench bench-lex bench-parse bench-eval
+bench: bench-lex bench-parse bench-eval
+
+bench-lex: $(BUILD)/bench_lex $(BENCH_DIR)/.workloads
+	$(Q)$(PYTHON) tools/bench/run-lex $(BUILD)/bench_lex $(BENCH_DIR)
 
 bench-parse: $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)/.workloads
 	$(Q)$(PYTHON) tools/bench/run $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)
