@@ -9,6 +9,10 @@
  * tie the rule listed first wins [lex.longest-match].  The state stack,
  * the brace counter that tells a `}` closing an interpolation from one
  * closing an object, and the stack of open heredocs follow upstream's.
+ * That is the general path.  The common tokens take fast paths (see "Fast
+ * paths" below) that find the same tokens from their first byte, scan
+ * each byte once, and count columns only in tokens that hold non-ASCII
+ * bytes or line endings; tfx_lex_general lexes without them, for tests.
  */
 #include "lex.h"
 
@@ -45,7 +49,12 @@ typedef struct {
     const unsigned char *src;   /* after the byte order mark */
     size_t n;
     size_t base;                /* bytes of the byte order mark */
-    tfx_pos pos;                /* where the last token ended */
+    /* Where the next token starts [lex.pos]: on line `line`, and at
+     * column b + colbase (modulo 2^64) if it starts at offset b.  Only
+     * spaces and tabs lie between two tokens, a column each, so this
+     * holds from the end of one token to the start of the next. */
+    size_t line;
+    size_t colbase;
     VEC(tfx_lexeme) tokens;
     VEC(scan_state) states;
     VEC(int) ret_braces;        /* brace levels whose `}` ends a sequence */
@@ -76,23 +85,25 @@ static bool vec_grow(lexer *lx, void **items, size_t *cap, size_t size)
  * Emitting tokens [lex.pos]
  * ------------------------------------------------------------------ */
 
-/* Appends a token for src[ts..te).  Its start column is the previous
- * token's end column plus the bytes between them (only spaces and tabs can
- * be there); its end is found by counting the grapheme clusters of its
- * text, a cluster that is a newline (LF or CR LF) starting a new line. */
-static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
+/* What emit needs to know of a token's text to find where it ends
+ * [lex.pos.column].  Columns count grapheme clusters; in ASCII text every
+ * byte is a cluster of its own but CR LF, so a scanner that has seen
+ * every byte of its token says so and saves emit a second pass. */
+typedef enum {
+    SHAPE_ANY,    /* anything: its clusters are counted */
+    SHAPE_PLAIN,  /* ASCII without CR or LF: one column per byte */
+    SHAPE_LINE    /* ASCII without CR or LF, then LF or CR LF: it ends at
+                   * column 1 of the next line */
+} shape;
+
+/* Where a token of any shape that starts at `start` and covers
+ * src[ts..te) ends: one column per grapheme cluster, a cluster that is a
+ * newline (LF or CR LF) starting a new line. */
+static tfx_pos counted_end(const lexer *lx, tfx_pos start, size_t ts, size_t te)
 {
-    tfx_lexeme *t;
-    tfx_pos start;
-    tfx_pos end;
+    tfx_pos end = start;
     size_t i = ts;
 
-    if (!VEC_GROW(lx, lx->tokens))
-        return;
-    start.line = lx->pos.line;
-    start.byte = lx->base + ts;
-    start.column = lx->pos.column + (start.byte - lx->pos.byte);
-    end = start;
     while (i < te) {
         size_t len;
 
@@ -120,15 +131,62 @@ static void emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
         i += len;
     }
     end.byte = lx->base + te;
-    lx->pos = end;
+    return end;
+}
+
+/* Appends a token for src[ts..te) that starts at column `column` of the
+ * current line.  Every value fits: the source is at most TFX_LEX_MAX_BYTES
+ * long and lines and columns never exceed offsets + 1. */
+static inline bool push_token(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, size_t column)
+{
+    tfx_lexeme *t;
+
+    if (!VEC_GROW(lx, lx->tokens))
+        return false;
     t = &lx->tokens.items[lx->tokens.n++];
-    /* Every value fits: the source is at most TFX_LEX_MAX_BYTES long
-     * and lines and columns never exceed offsets + 1. */
     t->kind = (uint8_t)kind;
-    t->start = (uint32_t)start.byte;
-    t->end = (uint32_t)end.byte;
-    t->line = (uint32_t)start.line;
-    t->column = (uint32_t)start.column;
+    t->start = (uint32_t)(lx->base + ts);
+    t->end = (uint32_t)(lx->base + te);
+    t->line = (uint32_t)lx->line;
+    t->column = (uint32_t)column;
+    return true;
+}
+
+/* Appends a token of shape SHAPE_PLAIN: it ends on its line as many
+ * columns after its start as it has bytes, so the column of the next
+ * token is still found with colbase. */
+static inline bool emit_plain(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
+{
+    return push_token(lx, kind, ts, te, lx->base + ts + lx->colbase);
+}
+
+/* Appends a token for src[ts..te) of shape sh [lex.pos]; false when
+ * malloc refuses. */
+static bool emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, shape sh)
+{
+    size_t column = lx->base + ts + lx->colbase;
+    tfx_pos end;
+
+    if (!push_token(lx, kind, ts, te, column))
+        return false;
+    switch (sh) {
+    case SHAPE_PLAIN:
+        break;
+    case SHAPE_LINE:
+        lx->line++;
+        lx->colbase = (size_t)1 - (lx->base + te);
+        break;
+    case SHAPE_ANY:
+    default:
+        end.byte = lx->base + ts;
+        end.line = lx->line;
+        end.column = column;
+        end = counted_end(lx, end, ts, te);
+        lx->line = end.line;
+        lx->colbase = end.column - end.byte;
+        break;
+    }
+    return true;
 }
 
 tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
@@ -403,6 +461,7 @@ typedef struct {
     action act;
     tfx_token_kind kind;
     size_t len;
+    shape sh;            /* of the token's text, for emit */
 } match;
 
 /* Keeps `m` if it is longer than the best so far (earlier rules win
@@ -413,6 +472,7 @@ static void offer(match *best, action act, tfx_token_kind kind, size_t len)
         best->act = act;
         best->kind = kind;
         best->len = len;
+        best->sh = SHAPE_ANY;
     }
 }
 
@@ -464,7 +524,7 @@ static const struct {
  * identifier; only a digit starts a number; and so on). */
 static match scan_main(const unsigned char *s, size_t n)
 {
-    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0, SHAPE_ANY};
     unsigned char c = s[0];
     size_t len;
     tfx_token_kind self;
@@ -512,7 +572,7 @@ static match scan_main(const unsigned char *s, size_t n)
 /* The inside of a quoted string [lex.string]. */
 static match scan_string(const unsigned char *s, size_t n)
 {
-    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0, SHAPE_ANY};
     size_t len = 0;
 
     offer(&best, ACT_OPEN_INTERP, TFX_TOK_TEMPLATE_INTERP, match_sequence_open(s, n, '$'));
@@ -581,7 +641,7 @@ static size_t template_literal(const unsigned char *s, size_t n, bool *may_end_l
 /* The inside of a heredoc [lex.heredoc]. */
 static match scan_heredoc(const unsigned char *s, size_t n)
 {
-    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0, SHAPE_ANY};
     bool may_end_line;
     size_t lit = template_literal(s, n, &may_end_line);
     size_t eol = may_end_line ? match_newline(s + lit, n - lit) : 0;
@@ -599,7 +659,7 @@ static match scan_heredoc(const unsigned char *s, size_t n)
 /* A bare template [lex.bare]. */
 static match scan_bare(const unsigned char *s, size_t n)
 {
-    match best = {ACT_NONE, TFX_TOK_INVALID, 0};
+    match best = {ACT_NONE, TFX_TOK_INVALID, 0, SHAPE_ANY};
     bool may_end_line;
     size_t lit = template_literal(s, n, &may_end_line);
     size_t eol = may_end_line ? match_newline(s + lit, n - lit) : 0;
@@ -610,6 +670,303 @@ static match scan_bare(const unsigned char *s, size_t n)
     if (s[0] >= 0x80)
         offer(&best, ACT_TOKEN, TFX_TOK_BAD_UTF8, 1);
     return best;
+}
+
+/* ---------------------------------------------------------------------
+ * Fast paths
+ *
+ * The scanners above try every rule of a state and keep the longest match
+ * [lex.longest-match]: the general path, which follows upstream's rules
+ * one by one.  For the tokens that make up most of real sources, the first
+ * byte alone tells which rule wins, and the token's bytes are seen once.
+ * Each fast_* function below either finds the same match as the general
+ * scanner of its state, with the token's shape for emit, or returns false
+ * and leaves the token to the general scanner; the comments say why the
+ * match is the same.  test_lex lexes random inputs both ways
+ * (tfx_lex_general) and compares every token.
+ * ------------------------------------------------------------------ */
+
+/* Classes of a token's first byte in the expression state. */
+enum {
+    MC_GENERAL = 0,  /* left to scan_main */
+    MC_SPACE,        /* ' ' '\t' */
+    MC_IDENT,        /* ASCII letter or '_' */
+    MC_DIGIT,
+    MC_SELF,         /* a one-byte token that starts no longer rule */
+    MC_PAIR,         /* '=' '!' '<' '>' '&' '|': a one-byte token or a two-byte operator */
+    MC_DOT,          /* '.' or "..." */
+    MC_LF,
+    MC_OBRACE,
+    MC_CBRACE,
+    MC_QUOTE
+};
+
+/* The class of byte c, as a constant expression (for the table below).
+ * MC_SELF: no rule but self_token's starts with these: '-' starts no
+ * number, '*' no comment, '%' no sequence in this state [lex.main].
+ * MC_GENERAL: '/' and '#' (comments), '~' ("~}"), CR, other ASCII and
+ * every non-ASCII byte. */
+#define MAIN_CLASS(c) \
+    ((c) == ' ' || (c) == '\t' ? MC_SPACE \
+     : (c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') ? MC_IDENT \
+     : (c) >= '0' && (c) <= '9' ? MC_DIGIT \
+     : (c) == '[' || (c) == ']' || (c) == '(' || (c) == ')' || (c) == ',' || (c) == '*' \
+       || (c) == '%' || (c) == '+' || (c) == '-' || (c) == '?' || (c) == ':' || (c) == '^' \
+       || (c) == ';' || (c) == '`' || (c) == '\'' ? MC_SELF \
+     : (c) == '=' || (c) == '!' || (c) == '<' || (c) == '>' || (c) == '&' || (c) == '|' ? MC_PAIR \
+     : (c) == '.' ? MC_DOT \
+     : (c) == '\n' ? MC_LF \
+     : (c) == '{' ? MC_OBRACE \
+     : (c) == '}' ? MC_CBRACE \
+     : (c) == '"' ? MC_QUOTE \
+     : MC_GENERAL)
+
+/* MAIN_CLASS of every byte value. */
+#define BYTES4(f, b) f(b), f((b) + 1), f((b) + 2), f((b) + 3)
+#define BYTES16(f, b) BYTES4(f, b), BYTES4(f, (b) + 4), BYTES4(f, (b) + 8), BYTES4(f, (b) + 12)
+#define BYTES64(f, b) BYTES16(f, b), BYTES16(f, (b) + 16), BYTES16(f, (b) + 32), BYTES16(f, (b) + 48)
+static const unsigned char main_class[256] = {
+    BYTES64(MAIN_CLASS, 0), BYTES64(MAIN_CLASS, 64), BYTES64(MAIN_CLASS, 128), BYTES64(MAIN_CLASS, 192)
+};
+
+/* ASCII bytes of an identifier after its first [lex.ident]: ID_Continue's
+ * ASCII members (letters, digits, '_') and '-'. */
+static bool ascii_ident_rest(unsigned char c)
+{
+    return ascii_id_continue(c) || c == '-';
+}
+
+/* The length of an identifier of ASCII bytes at s, whose first byte is
+ * a letter or '_' [lex.ident]: the run of ascii_ident_rest bytes after the
+ * first.  No other ASCII byte is in ID_Continue, so the run ends the
+ * identifier unless a non-ASCII byte follows, which may continue it: then
+ * 0, and the general path decides.  No other rule matches more than one
+ * byte at a letter or '_' (INVALID, one byte, is offered after Ident and
+ * loses the tie when the identifier is one byte). */
+static inline size_t ascii_ident_len(const unsigned char *s, size_t n)
+{
+    size_t i = 1;
+
+    while (i < n && ascii_ident_rest(s[i]))
+        i++;
+    return i < n && s[i] >= 0x80 ? 0 : i;
+}
+
+/* The length of the token at s, whose first byte is '=' '!' '<' '>' '&' or
+ * '|', and its kind: one of "==" "=>" "!=" "<=" ">=" "&&" "||" when its
+ * second byte follows, else the one-byte token [lex.operators].  These
+ * are the only rules that start with these bytes (INVALID's one byte
+ * loses ties, being offered last) but the heredoc introducer "<<": then
+ * 0, and the general path decides. */
+static size_t pair_len(const unsigned char *s, size_t n, tfx_token_kind *kind)
+{
+    unsigned char next = n >= 2 ? s[1] : 0;
+    tfx_token_kind two = TFX_TOK_COUNT;
+
+    switch (s[0]) {
+    case '=': two = next == '=' ? TFX_TOK_EQUAL_OP : next == '>' ? TFX_TOK_FAT_ARROW : two; break;
+    case '!': two = next == '=' ? TFX_TOK_NOT_EQUAL : two; break;
+    case '<':
+        if (next == '<')
+            return 0;
+        two = next == '=' ? TFX_TOK_LESS_THAN_EQ : two;
+        break;
+    case '>': two = next == '=' ? TFX_TOK_GREATER_THAN_EQ : two; break;
+    case '&': two = next == '&' ? TFX_TOK_AND : two; break;
+    case '|': two = next == '|' ? TFX_TOK_OR : two; break;
+    default: break;
+    }
+    *kind = two != TFX_TOK_COUNT ? two : self_token(s[0]);
+    return two != TFX_TOK_COUNT ? 2 : 1;
+}
+
+/* The expression state's tokens that change no state, one after another
+ * from p, without going back to the state machine for each: spaces,
+ * identifiers, numbers, operators, punctuation, line feeds (the classes
+ * of main_class), each the match scan_main would find, emitted as
+ * run_action would emit it (ACT_TOKEN; ACT_SKIP emits nothing).  Returns
+ * where it stopped: at the end of input, at a token that changes the
+ * state (fast_main), or at one left to the general scanner. */
+static size_t lex_main_run(lexer *lx, size_t p)
+{
+    const unsigned char *s = lx->src;
+    const size_t n = lx->n;
+
+    while (p < n) {
+        tfx_token_kind kind;
+        size_t len;
+
+        switch (main_class[s[p]]) {
+        case MC_SPACE:
+            /* [lex.space] a run of spaces and tabs, which no other rule
+             * starts */
+            for (p++; p < n && (s[p] == ' ' || s[p] == '\t'); p++)
+                ;
+            continue;
+        case MC_IDENT:
+            kind = TFX_TOK_IDENT;
+            len = ascii_ident_len(s + p, n - p);
+            if (len == 0)
+                return p;
+            break;
+        case MC_DIGIT:
+            /* [lex.number] at least the digit, ASCII only; only INVALID
+             * (offered later) also starts at a digit */
+            kind = TFX_TOK_NUMBER_LIT;
+            len = match_number(s + p, n - p);
+            break;
+        case MC_SELF:
+            kind = self_token(s[p]);
+            len = 1;
+            break;
+        case MC_PAIR:
+            len = pair_len(s + p, n - p, &kind);
+            if (len == 0)
+                return p;
+            break;
+        case MC_DOT:
+            /* "..." or '.' [lex.operators]; no number starts with a dot */
+            len = n - p >= 3 && s[p + 1] == '.' && s[p + 2] == '.' ? 3 : 1;
+            kind = len == 3 ? TFX_TOK_ELLIPSIS : TFX_TOK_DOT;
+            break;
+        case MC_LF:
+            /* [lex.newline] Newline and self_token agree on a lone LF */
+            if (!emit(lx, TFX_TOK_NEWLINE, p, p + 1, SHAPE_LINE))
+                return p;
+            p++;
+            continue;
+        default:
+            return p;
+        }
+        if (!emit_plain(lx, kind, p, p + len))
+            return p;
+        p += len;
+    }
+    return p;
+}
+
+/* The tokens of the expression state that change the state ('{', '}' and
+ * '"', which start no other rule; "~}" starts with '~'), for the first-byte
+ * classes above; every other token is lex_main_run's or the general
+ * scanner's. */
+static bool fast_main(const unsigned char *s, match *m)
+{
+    switch (main_class[s[0]]) {
+    case MC_OBRACE:
+        *m = (match){ACT_OPEN_BRACE, TFX_TOK_OBRACE, 1, SHAPE_PLAIN};
+        return true;
+    case MC_CBRACE:
+        *m = (match){ACT_CLOSE_BRACE, TFX_TOK_CBRACE, 1, SHAPE_PLAIN};
+        return true;
+    case MC_QUOTE:
+        *m = (match){ACT_OPEN_STRING, TFX_TOK_OQUOTE, 1, SHAPE_PLAIN};
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* An ASCII byte that a quoted literal takes as it is [lex.string]: not a
+ * backslash, '$', '%', '"', CR or LF. */
+static bool plain_string_byte(unsigned char c)
+{
+    return c < 0x80 && c != '\\' && c != '$' && c != '%' && c != '"' && c != '\r' && c != '\n';
+}
+
+/* The inside of a quoted string [lex.string]:
+ *   - a '"' closes it (the literal run is empty there, and INVALID, of the
+ *     same length, is offered after CQuote);
+ *   - "${" or "%{" (with an optional '~') opens a sequence (no literal
+ *     starts there: "$" that opens nothing needs a byte other than '{');
+ *   - a run of plain bytes and backslash escapes of ASCII bytes other than
+ *     CR and LF is the literal scan_string finds, if what ends it cannot
+ *     extend it: the end of input, or a byte that ends the general run too
+ *     ('$', '%', '"', CR, LF, or a backslash before one of CR, LF or the
+ *     end).  A non-ASCII byte may extend it: the general path decides.
+ *     The literal is longer than any other rule's match at a plain byte or
+ *     a backslash (one byte). */
+static bool fast_string(const unsigned char *s, size_t n, match *m)
+{
+    size_t len = 0;
+
+    if (s[0] == '"') {
+        *m = (match){ACT_CLOSE_STRING, TFX_TOK_CQUOTE, 1, SHAPE_PLAIN};
+        return true;
+    }
+    if ((s[0] == '$' || s[0] == '%') && n >= 2 && s[1] == '{') {
+        *m = (match){s[0] == '$' ? ACT_OPEN_INTERP : ACT_OPEN_CONTROL,
+                     s[0] == '$' ? TFX_TOK_TEMPLATE_INTERP : TFX_TOK_TEMPLATE_CONTROL,
+                     match_sequence_open(s, n, s[0]), SHAPE_PLAIN};
+        return true;
+    }
+    for (;;) {
+        if (len < n && plain_string_byte(s[len]))
+            len++;
+        else if (len + 1 < n && s[len] == '\\' && s[len + 1] < 0x80
+                 && s[len + 1] != '\r' && s[len + 1] != '\n')
+            len += 2;
+        else
+            break;
+    }
+    if (len == 0 || (len < n && s[len] >= 0x80)
+        || (len + 1 < n && s[len] == '\\' && s[len + 1] >= 0x80))
+        return false;
+    *m = (match){ACT_TOKEN, TFX_TOK_QUOTED_LIT, len, SHAPE_PLAIN};
+    return true;
+}
+
+/* An ASCII byte that a heredoc or bare template literal takes as it is
+ * [lex.heredoc], [lex.bare]: not '$', '%', CR or LF. */
+static bool plain_template_byte(unsigned char c)
+{
+    return c < 0x80 && c != '$' && c != '%' && c != '\r' && c != '\n';
+}
+
+/* A heredoc or bare template, where a literal may run on into its line
+ * ending (eol_act is ACT_HEREDOC_EOL in a heredoc, ACT_TOKEN in a bare
+ * template; mid_act is ACT_HEREDOC_MIDLINE or ACT_TOKEN):
+ *   - "${" or "%{" (with an optional '~') opens a sequence: template_literal
+ *     matches nothing there and no line ending starts there;
+ *   - a run of plain bytes ended by the end of input, '$', '%', CR or LF
+ *     is template_literal's run (a non-ASCII byte may extend it: the
+ *     general path decides), followed by a line ending or not; the same
+ *     when the run is empty and a line ending starts here.  Nothing else
+ *     matches as much at a plain byte or a line ending. */
+static bool fast_template(const unsigned char *s, size_t n, action eol_act, action mid_act,
+                          match *m)
+{
+    size_t len = 0;
+    size_t eol;
+
+    if ((s[0] == '$' || s[0] == '%') && n >= 2 && s[1] == '{') {
+        *m = (match){s[0] == '$' ? ACT_OPEN_INTERP : ACT_OPEN_CONTROL,
+                     s[0] == '$' ? TFX_TOK_TEMPLATE_INTERP : TFX_TOK_TEMPLATE_CONTROL,
+                     match_sequence_open(s, n, s[0]), SHAPE_PLAIN};
+        return true;
+    }
+    while (len < n && plain_template_byte(s[len]))
+        len++;
+    if (len < n && s[len] >= 0x80)
+        return false;
+    eol = match_newline(s + len, n - len);
+    if (eol > 0)
+        *m = (match){eol_act, TFX_TOK_STRING_LIT, len + eol, SHAPE_LINE};
+    else if (len > 0)
+        *m = (match){mid_act, TFX_TOK_STRING_LIT, len, SHAPE_PLAIN};
+    else
+        return false;
+    return true;
+}
+
+/* The fast path of state st at s, if it has one (see above). */
+static bool fast_scan(scan_state st, const unsigned char *s, size_t n, match *m)
+{
+    switch (st) {
+    case ST_STRING: return fast_string(s, n, m);
+    case ST_HEREDOC: return fast_template(s, n, ACT_HEREDOC_EOL, ACT_HEREDOC_MIDLINE, m);
+    case ST_BARE: return fast_template(s, n, ACT_TOKEN, ACT_TOKEN, m);
+    case ST_MAIN: default: return fast_main(s, m);
+    }
 }
 
 /* ---------------------------------------------------------------------
@@ -626,7 +983,7 @@ static void heredoc_not_at_line_start(lexer *lx)
  * state until the `}` at this brace level [lex.template.sequence]. */
 static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 {
-    emit(lx, kind, ts, te);
+    emit(lx, kind, ts, te, SHAPE_PLAIN);
     lx->braces++;
     if (!VEC_GROW(lx, lx->ret_braces))
         return;
@@ -641,13 +998,13 @@ static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 static void close_brace(lexer *lx, bool strip, size_t ts, size_t te)
 {
     if (lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == lx->braces) {
-        emit(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te);
+        emit(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te, SHAPE_PLAIN);
         lx->braces--;
         lx->ret_braces.n--;
         pop_state(lx);
         return;
     }
-    emit(lx, strip ? TFX_TOK_TEMPLATE_SEQ_END : TFX_TOK_CBRACE, ts, te);
+    emit(lx, strip ? TFX_TOK_TEMPLATE_SEQ_END : TFX_TOK_CBRACE, ts, te, SHAPE_PLAIN);
     lx->braces--;
 }
 
@@ -659,7 +1016,7 @@ static void open_heredoc(lexer *lx, size_t ts, size_t te)
     size_t nmarker = te - 1 - (ts + 2);
     heredoc *h;
 
-    emit(lx, TFX_TOK_OHEREDOC, ts, te);
+    emit(lx, TFX_TOK_OHEREDOC, ts, te, SHAPE_ANY);
     if (marker[0] == '-') {
         marker++;
         nmarker--;
@@ -679,7 +1036,7 @@ static void open_heredoc(lexer *lx, size_t ts, size_t te)
  * the line is the marker give or take white space, it closes the heredoc:
  * a CHeredoc token for the line, then a separate Newline token for its
  * line ending [lex.heredoc.close]. */
-static void heredoc_line(lexer *lx, size_t ts, size_t te)
+static void heredoc_line(lexer *lx, size_t ts, size_t te, shape sh)
 {
     heredoc *h = &lx->heredocs.items[lx->heredocs.n - 1];
 
@@ -693,15 +1050,15 @@ static void heredoc_line(lexer *lx, size_t ts, size_t te)
             && memcmp(line + lead, h->marker, h->nmarker) == 0) {
             size_t nl = lx->src[te - 2] == '\r' && te - 2 >= ts ? te - 2 : te - 1;
 
-            emit(lx, TFX_TOK_CHEREDOC, ts, nl);
-            emit(lx, TFX_TOK_NEWLINE, nl, te);
+            emit(lx, TFX_TOK_CHEREDOC, ts, nl, sh == SHAPE_LINE ? SHAPE_PLAIN : SHAPE_ANY);
+            emit(lx, TFX_TOK_NEWLINE, nl, te, SHAPE_LINE);
             lx->heredocs.n--;
             pop_state(lx);
             return;
         }
     }
     h->start_of_line = true;
-    emit(lx, TFX_TOK_STRING_LIT, ts, te);
+    emit(lx, TFX_TOK_STRING_LIT, ts, te, sh);
 }
 
 static void run_action(lexer *lx, match m, size_t ts)
@@ -713,10 +1070,13 @@ static void run_action(lexer *lx, match m, size_t ts)
     case ACT_SKIP:
         break;
     case ACT_TOKEN:
-        emit(lx, m.kind, ts, te);
+        if (m.sh == SHAPE_PLAIN)
+            emit_plain(lx, m.kind, ts, te);
+        else
+            emit(lx, m.kind, ts, te, m.sh);
         break;
     case ACT_OPEN_BRACE:
-        emit(lx, TFX_TOK_OBRACE, ts, te);
+        emit(lx, TFX_TOK_OBRACE, ts, te, SHAPE_PLAIN);
         lx->braces++;
         break;
     case ACT_CLOSE_BRACE:
@@ -726,11 +1086,11 @@ static void run_action(lexer *lx, match m, size_t ts)
         close_brace(lx, true, ts, te);
         break;
     case ACT_OPEN_STRING:
-        emit(lx, TFX_TOK_OQUOTE, ts, te);
+        emit(lx, TFX_TOK_OQUOTE, ts, te, SHAPE_PLAIN);
         push_state(lx, ST_STRING);
         break;
     case ACT_CLOSE_STRING:
-        emit(lx, TFX_TOK_CQUOTE, ts, te);
+        emit(lx, TFX_TOK_CQUOTE, ts, te, SHAPE_PLAIN);
         pop_state(lx);
         break;
     case ACT_OPEN_HEREDOC:
@@ -741,17 +1101,18 @@ static void run_action(lexer *lx, match m, size_t ts)
         open_sequence(lx, m.kind, ts, te);
         break;
     case ACT_HEREDOC_EOL:
-        heredoc_line(lx, ts, te);
+        heredoc_line(lx, ts, te, m.sh);
         break;
     case ACT_HEREDOC_MIDLINE:
         heredoc_not_at_line_start(lx);
-        emit(lx, TFX_TOK_STRING_LIT, ts, te);
+        emit(lx, TFX_TOK_STRING_LIT, ts, te, m.sh);
         break;
     }
 }
 
-bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
-             tfx_lex_mode mode, tfx_tokens *out)
+/* tfx_lex, with the fast paths or by the general scanners alone. */
+static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                       tfx_lex_mode mode, bool fast, tfx_tokens *out)
 {
     lexer lx;
     size_t p = 0;
@@ -765,20 +1126,26 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
         lx.base = 3;
     lx.src = src + lx.base;
     lx.n = nbytes - lx.base;
-    lx.pos.byte = lx.base;
-    lx.pos.line = 1;
-    lx.pos.column = 1;
+    lx.line = 1;
+    lx.colbase = (size_t)1 - lx.base;
     push_state(&lx, mode == TFX_LEX_TEMPLATE ? ST_BARE : ST_MAIN);
 
     while (p < lx.n && !lx.failed) {
         scan_state st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
         match m;
 
-        switch (st) {
-        case ST_STRING: m = scan_string(lx.src + p, lx.n - p); break;
-        case ST_HEREDOC: m = scan_heredoc(lx.src + p, lx.n - p); break;
-        case ST_BARE: m = scan_bare(lx.src + p, lx.n - p); break;
-        case ST_MAIN: default: m = scan_main(lx.src + p, lx.n - p); break;
+        if (fast && st == ST_MAIN) {
+            p = lex_main_run(&lx, p);
+            if (p >= lx.n || lx.failed)
+                break;
+        }
+        if (!fast || !fast_scan(st, lx.src + p, lx.n - p, &m)) {
+            switch (st) {
+            case ST_STRING: m = scan_string(lx.src + p, lx.n - p); break;
+            case ST_HEREDOC: m = scan_heredoc(lx.src + p, lx.n - p); break;
+            case ST_BARE: m = scan_bare(lx.src + p, lx.n - p); break;
+            case ST_MAIN: default: m = scan_main(lx.src + p, lx.n - p); break;
+            }
         }
         if (m.act == ACT_NONE) {
             /* [lex.stuck] Nothing matches: the rest of the input is one
@@ -786,13 +1153,13 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
              * invalid anywhere else. */
             bool bare_top = mode == TFX_LEX_TEMPLATE && lx.states.n == 1;
 
-            emit(&lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, lx.n);
+            emit(&lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, lx.n, SHAPE_ANY);
             break;
         }
         run_action(&lx, m, p);
         p += m.len;
     }
-    emit(&lx, TFX_TOK_EOF, lx.n, lx.n);
+    emit(&lx, TFX_TOK_EOF, lx.n, lx.n, SHAPE_PLAIN);
 
     /* The token array stays in malloc'd memory; the arena frees it. */
     ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);
@@ -805,6 +1172,18 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     free(lx.ret_braces.items);
     free(lx.heredocs.items);
     return ok;
+}
+
+bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+             tfx_lex_mode mode, tfx_tokens *out)
+{
+    return lex_source(arena, src, nbytes, mode, true, out);
+}
+
+bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                     tfx_lex_mode mode, tfx_tokens *out)
+{
+    return lex_source(arena, src, nbytes, mode, false, out);
 }
 
 /* ---------------------------------------------------------------------

@@ -94,6 +94,13 @@ tfx_token tfx_token_at(const tfx_tokens *t, size_t i);
 bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
              tfx_lex_mode mode, tfx_tokens *out);
 
+/* The same tokens, found by the general scanners alone (every rule of the
+ * state tried, the longest match kept), without the fast paths that tfx_lex
+ * takes for common tokens: the reference the fast paths are tested
+ * against (impl/test/test_lex.c). */
+bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                     tfx_lex_mode mode, tfx_tokens *out);
+
 /* Reports the tokens that are errors in themselves: invalid characters,
  * bad UTF-8, unsupported operators, quotes and semicolons, newlines in
  * quoted strings [lex.invalid.*]. */

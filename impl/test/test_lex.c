@@ -1,0 +1,197 @@
+/*
+ * test_lex.c — the lexer's fast paths against its general path: random
+ * inputs lexed by tfx_lex (first-byte dispatch, literal runs scanned once,
+ * columns counted only where a token needs it) and by tfx_lex_general
+ * (every rule of the state tried, the longest match kept
+ * [lex.longest-match]) must give the same tokens, kinds, offsets, lines
+ * and columns, in both modes.  Upstream's lexer is compared with ours by
+ * `make lexdiff`.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "check.h"
+#include "lex.h"
+
+/* xorshift64*: deterministic, the same sequence on every machine. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1Du;
+}
+
+static size_t rnd_below(size_t n)
+{
+    return (size_t)(rnd() % n);
+}
+
+/* Pieces the lexer's rules turn on: every state's openers and closers,
+ * escapes, operators, numbers, comments, line endings, heredoc markers,
+ * identifier characters beyond ASCII, combining marks (clusters of several
+ * code points), and bytes that are not UTF-8. */
+static const char *const pieces[] = {
+    " ", "  ", "\t", "\n", "\r\n", "\r", "a", "Z", "_", "x-y", "abc", "-", "0", "12", "1.5",
+    "1e3", "2E-", "3e+4", ".", "..", "...", "=", "==", "=>", "!", "!=", "<", "<=", ">", ">=",
+    "&", "&&", "|", "||", "~", "~}", "{", "}", "[", "]", "(", ")", ",", ":", "?", "+", "*",
+    "/", "%", "^", ";", "`", "'", "#", "//", "/*", "*/", "\"", "\\", "\\\"", "\\n", "\\$",
+    "$", "${", "${~", "%{", "%{~", "$${", "%%{", "$$", "<<EOT\n", "<<-EOT\n", "EOT", "  EOT\n",
+    "<<X\r\n", "X", "\xC3\xA9", "e\xCC\x81", "\xE2\x80\x9C", "\xF0\x9F\x98\x80", "\x80", "\xFF",
+    "\xC3", "\xE2\x80", "\x00", "\x7F", "\xEF\xBB\xBF", "\xCC\x81", "\\\xC3\xA9",
+};
+
+/* A random input: mostly pieces, sometimes any byte. */
+static size_t random_input(unsigned char *buf, size_t cap)
+{
+    size_t n = 0;
+    size_t count = 1 + rnd_below(24);
+
+    while (count-- > 0) {
+        if (rnd_below(8) == 0) {
+            if (n < cap)
+                buf[n++] = (unsigned char)rnd_below(256);
+        } else {
+            const char *p = pieces[rnd_below(sizeof(pieces) / sizeof(pieces[0]))];
+            size_t len = p[0] == '\0' ? 1 : strlen(p);   /* "\x00" is one NUL byte */
+
+            size_t k;
+
+            if (n + len > cap)
+                break;
+            for (k = 0; k < len; k++)
+                buf[n++] = (unsigned char)p[k];
+        }
+    }
+    return n;
+}
+
+static bool same_tokens(const tfx_tokens *a, const tfx_tokens *b)
+{
+    size_t i;
+
+    if (a->n != b->n)
+        return false;
+    for (i = 0; i < a->n; i++) {
+        const tfx_lexeme *x = &a->items[i];
+        const tfx_lexeme *y = &b->items[i];
+
+        if (x->kind != y->kind || x->start != y->start || x->end != y->end
+            || x->line != y->line || x->column != y->column)
+            return false;
+    }
+    return true;
+}
+
+static void print_input(const unsigned char *s, size_t n)
+{
+    size_t i;
+
+    fprintf(stderr, "  input: \"");
+    for (i = 0; i < n; i++)
+        fprintf(stderr, s[i] >= 0x20 && s[i] < 0x7F && s[i] != '"' && s[i] != '\\' ? "%c" : "\\x%02X", s[i]);
+    fprintf(stderr, "\"\n");
+}
+
+/* Lexes s both ways in mode; true when they agree. */
+static bool agree(const unsigned char *s, size_t n, tfx_lex_mode mode)
+{
+    tfx_arena *arena = tfx_arena_new(0);
+    tfx_tokens fast;
+    tfx_tokens general;
+    bool ok = arena != NULL && tfx_lex(arena, s, n, mode, &fast)
+              && tfx_lex_general(arena, s, n, mode, &general) && same_tokens(&fast, &general);
+
+    tfx_arena_free(arena);
+    return ok;
+}
+
+static void test_fast_equals_general(void)
+{
+    unsigned char buf[256];
+    int failures = 0;
+    int i;
+
+    for (i = 0; i < 200000; i++) {
+        size_t n = random_input(buf, sizeof(buf));
+        tfx_lex_mode mode = i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE;
+
+        if (!agree(buf, n, mode)) {
+            if (failures++ < 5) {
+                fprintf(stderr, "test_lex: fast and general lexing differ (%s mode)\n",
+                        mode == TFX_LEX_EXPRESSION ? "expression" : "template");
+                print_input(buf, n);
+            }
+        }
+    }
+    CHECK(failures == 0);
+}
+
+/* Every byte value after every prefix that opens a state, so that each
+ * first-byte class and each byte ending a run is met. */
+static void test_every_byte(void)
+{
+    static const char *const prefixes[] = {"", "a", "a-", "1", "\"", "\"a", "\"\\", "<<E\n", "<<E\nx",
+                                           "${", "=", "<", ".", "\"$", "<<E\n$", "x\r"};
+    int failures = 0;
+    size_t p;
+    int c;
+    int d;
+
+    for (p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
+        for (c = 0; c < 256; c++) {
+            for (d = 0; d < 256; d += 17) {
+                unsigned char buf[32];
+                size_t len = strlen(prefixes[p]);
+
+                memcpy(buf, prefixes[p], len);
+                buf[len] = (unsigned char)c;
+                buf[len + 1] = (unsigned char)d;
+                buf[len + 2] = 'z';
+                if (!agree(buf, len + 3, TFX_LEX_EXPRESSION) || !agree(buf, len + 3, TFX_LEX_TEMPLATE)
+                    || !agree(buf, len + 1, TFX_LEX_EXPRESSION) || !agree(buf, len + 1, TFX_LEX_TEMPLATE)) {
+                    if (failures++ < 5) {
+                        fprintf(stderr, "test_lex: fast and general lexing differ\n");
+                        print_input(buf, len + 3);
+                    }
+                }
+            }
+        }
+    }
+    CHECK(failures == 0);
+}
+
+/* A few tokens by hand, so that a lexer broken both ways is noticed. */
+static void test_examples(void)
+{
+    static const unsigned char src[] = "a.b[0] == \"x${y}\"";
+    static const char *const want[] = {"Ident", "Dot", "Ident", "OBrack", "NumberLit", "CBrack",
+                                       "EqualOp", "OQuote", "QuotedLit", "TemplateInterp", "Ident",
+                                       "TemplateSeqEnd", "CQuote", "EOF"};
+    tfx_arena *arena = tfx_arena_new(0);
+    tfx_tokens t;
+    size_t i;
+
+    if (arena == NULL || !tfx_lex(arena, src, sizeof(src) - 1, TFX_LEX_EXPRESSION, &t)) {
+        CHECK(!"lexes");
+        tfx_arena_free(arena);
+        return;
+    }
+    CHECK(t.n == sizeof(want) / sizeof(want[0]));
+    for (i = 0; i < t.n && i < sizeof(want) / sizeof(want[0]); i++)
+        CHECK_STR(tfx_token_name((tfx_token_kind)t.items[i].kind), want[i]);
+    CHECK(t.n > 12 && t.items[12].start == 16 && t.items[12].column == 17);
+    tfx_arena_free(arena);
+}
+
+int main(void)
+{
+    test_examples();
+    test_fast_equals_general();
+    test_every_byte();
+    return check_report("test_lex");
+}
