@@ -286,8 +286,81 @@ static bool parse_text(mpfr_ptr r, const char *text, size_t n)
     return true;
 }
 
+/* The most digits parse_short_decimal takes: 10^19 - 1 < 2^64, and
+ * 5^19 fits an unsigned long of 64 bits. */
+#define SHORT_DECIMAL_DIGITS 19
+
+/* [num.parse] [num.literal] The fast path of parse_text for the commonest
+ * texts: an optional sign, then 1 to 19 digits with at most one point, no
+ * exponent (`42`, `-3`, `2.5`, `.1`).  True when it read text into r
+ * (precision 512); false when text has another shape, for parse_text to
+ * read.  The same number as parse_text's: the digits m fit 64 bits, so
+ * for k = 0 digits after the point both give m exactly; otherwise
+ * parse_text gives m * 2^-k / 5^k rounded once to nearest even (5^k is
+ * exact in pow5 up to 5^27), and so does mpfr_div_ui by 5^k followed by
+ * the exact scaling by 2^-k (far from the exponent range's ends, where
+ * go_fix would act); a zero keeps the sign written.  test_num compares
+ * both on random texts. */
+static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
+{
+    size_t i = 0;
+    unsigned ndigits = 0;
+    unsigned nfrac = 0;
+    bool neg = false;
+    bool point = false;
+    uint64_t m = 0;
+
+    if (i < n && (text[i] == '+' || text[i] == '-'))
+        neg = text[i++] == '-';
+    for (; i < n; i++) {
+        if (text[i] == '.' && !point) {
+            point = true;
+        } else if (is_digit(text[i]) && ndigits < SHORT_DECIMAL_DIGITS) {
+            m = m * 10 + (uint64_t)(text[i] - '0');
+            ndigits++;
+            if (point)
+                nfrac++;
+        } else {
+            return false;
+        }
+    }
+    if (ndigits == 0 || (ULONG_MAX < UINT64_MAX && nfrac > 13))   /* 5^13 < 2^32 */
+        return false;
+    mpfr_set_uj(r, m, MPFR_RNDN);                  /* exact: 64 bits of 512 */
+    if (nfrac > 0) {
+        unsigned long pow5k = 1;
+        unsigned k;
+
+        for (k = 0; k < nfrac; k++)
+            pow5k *= 5;
+        mpfr_div_ui(r, r, pow5k, MPFR_RNDN);       /* the one rounding */
+        mpfr_div_2ui(r, r, nfrac, MPFR_RNDN);      /* exact */
+    }
+    if (neg)
+        mpfr_neg(r, r, MPFR_RNDN);
+    return true;
+}
+
 tfx_num_err tfx_num_parse_n(tfx_arena *a, const char *text, size_t nbytes,
                             const tfx_num **out)
+{
+    tfx_num *n = num_new(a, TFX_NUM_PREC_TEXT);
+    saved_range s;
+    bool ok;
+
+    if (n == NULL)
+        return TFX_NUM_ERR_NOMEM;
+    s = go_range();
+    ok = parse_short_decimal(n->v, text, nbytes) || parse_text(n->v, text, nbytes);
+    restore_range(s);
+    if (!ok)
+        return TFX_NUM_ERR_SYNTAX;
+    *out = n;
+    return TFX_NUM_OK;
+}
+
+tfx_num_err tfx_num_parse_general(tfx_arena *a, const char *text, size_t nbytes,
+                                  const tfx_num **out)
 {
     tfx_num *n = num_new(a, TFX_NUM_PREC_TEXT);
     saved_range s;
@@ -327,7 +400,35 @@ const tfx_num *tfx_num_from_double(tfx_arena *a, double v)
     return n;
 }
 
+/* [num.literal] The fast path of tfx_num_literal_ok: a token of at most
+ * 64 bytes, digits with at most one point and no exponent, is accepted.
+ * The general check agrees: its one condition left for such a token is
+ * bitlen(m) - (digits after the point) within -2^31 .. 2^31-1, and with
+ * at most 64 digits that is between -64 and 213.  Any other token is
+ * left to the general check (false here means "not decided").  test_num
+ * compares both on random tokens. */
+static bool literal_short_ok(const char *text, size_t n)
+{
+    bool point = false;
+    size_t i;
+
+    if (n > 64)
+        return false;
+    for (i = 0; i < n; i++) {
+        if (text[i] == '.' && !point)
+            point = true;
+        else if (!is_digit(text[i]))
+            return false;
+    }
+    return true;
+}
+
 bool tfx_num_literal_ok(const char *text, size_t n)
+{
+    return literal_short_ok(text, n) || tfx_num_literal_ok_general(text, n);
+}
+
+bool tfx_num_literal_ok_general(const char *text, size_t n)
 {
     size_t i = 0;
     size_t nfrac = 0;

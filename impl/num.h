@@ -57,6 +57,10 @@ const char *tfx_num_err_reason(tfx_num_err err);
  * the written exponent must still fit in 64 bits). */
 bool tfx_num_literal_ok(const char *text, size_t n);
 
+/* tfx_num_literal_ok without its fast path for short tokens.  For tests,
+ * which compare the two. */
+bool tfx_num_literal_ok_general(const char *text, size_t n);
+
 /* --- Constructors.  Results live in `a`. --- */
 
 /* text[0..nbytes) read as Go's big.ParseFloat(text, 10, 512,
@@ -66,6 +70,11 @@ bool tfx_num_literal_ok(const char *text, size_t n);
  * [num.literal]. */
 tfx_num_err tfx_num_parse_n(tfx_arena *a, const char *text, size_t nbytes,
                             const tfx_num **out);
+
+/* tfx_num_parse_n without its fast path for short decimals: every text
+ * through the general reader.  For tests, which compare the two. */
+tfx_num_err tfx_num_parse_general(tfx_arena *a, const char *text, size_t nbytes,
+                                  const tfx_num **out);
 
 /* v at precision 64, exactly; NULL if the arena is exhausted. */
 const tfx_num *tfx_num_from_int64(tfx_arena *a, int64_t v);

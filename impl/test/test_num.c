@@ -358,12 +358,114 @@ static void test_queries(void)
     CHECK_STR(S(tfx_num_from_int64(A, INT64_MIN)), "-9223372036854775808");
 }
 
+/* A fixed-seed xorshift generator: the same inputs on every run. */
+static uint64_t rng_state = 0x2545F4914F6CDD1Du;
+
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Whether two numbers are the same bit for bit: precision, sign (of zero
+ * too) and 170 significant digits, more than 512 bits hold. */
+static bool same_num(const tfx_num *x, const tfx_num *y)
+{
+    const char *sx = NULL;
+    const char *sy = NULL;
+    size_t nx = 0;
+    size_t ny = 0;
+
+    return tfx_num_prec(x) == tfx_num_prec(y)
+           && tfx_num_format_go(A, x, 'e', 170, 4096, &sx, &nx) == TFX_NUM_OK
+           && tfx_num_format_go(A, y, 'e', 170, 4096, &sy, &ny) == TFX_NUM_OK
+           && nx == ny && memcmp(sx, sy, nx) == 0;
+}
+
+/* Random number-like text: a sign or none, 0 to 22 digits (leading zeros
+ * often) with a point or none, now and then an exponent or a stray
+ * character. */
+static size_t random_number_text(char *buf)
+{
+    size_t n = 0;
+    size_t ndigits = (size_t)(rng() % 23);
+    size_t point = (size_t)(rng() % (ndigits + 2));   /* ndigits + 1: none */
+    size_t i;
+    uint64_t r = rng();
+
+    if (r % 4 == 0)
+        buf[n++] = r % 8 == 0 ? '-' : '+';
+    for (i = 0; i < ndigits; i++) {
+        if (i == point)
+            buf[n++] = '.';
+        buf[n++] = (char)('0' + (rng() % 3 == 0 ? 0 : rng() % 10));
+    }
+    if (point == ndigits)
+        buf[n++] = '.';
+    r = rng();
+    if (r % 16 == 0)
+        n += (size_t)sprintf(buf + n, "e%d", (int)(rng() % 40) - 20);
+    else if (r % 16 == 1)
+        buf[n++] = r % 32 == 1 ? '.' : 'x';
+    buf[n] = '\0';
+    return n;
+}
+
+/* [num.parse] tfx_num_parse_n (with its fast path for short decimals)
+ * reads every text as the general reader does. */
+static void test_parse_fast_path(void)
+{
+    static const char *const edges[] = {
+        "0", "-0", "+0", ".0", "0.", ".", "-", "", "9999999999999999999",
+        "18446744073709551615", "0.1", "0.3", "2.5", "-1.0000000000000000001",
+        "1.234567890123456789", ".0000000000000000001", "123456789.123456789",
+    };
+    int same = 0;
+    int total = 0;
+    size_t i;
+
+    for (i = 0; i < sizeof(edges) / sizeof(edges[0]) + 50000; i++) {
+        char buf[128];
+        const char *text = buf;
+        size_t n;
+        const tfx_num *fast = NULL;
+        const tfx_num *gen = NULL;
+        tfx_num_err ef;
+        tfx_num_err eg;
+
+        if (i < sizeof(edges) / sizeof(edges[0])) {
+            text = edges[i];
+            n = strlen(text);
+        } else {
+            n = random_number_text(buf);
+        }
+        if (n > 0 && text[0] >= '0' && text[0] <= '9') {  /* a number token's shape */
+            total++;
+            if (tfx_num_literal_ok(text, n) == tfx_num_literal_ok_general(text, n))
+                same++;
+            else
+                fprintf(stderr, "literal_ok differs on \"%s\"\n", text);
+        }
+        ef = tfx_num_parse_n(A, text, n, &fast);
+        eg = tfx_num_parse_general(A, text, n, &gen);
+        total++;
+        if (ef == eg && (ef != TFX_NUM_OK || same_num(fast, gen)))
+            same++;
+        else
+            fprintf(stderr, "parse differs on \"%s\"\n", text);
+    }
+    CHECK(same == total);
+}
+
 int main(void)
 {
     A = tfx_arena_new(0);
     if (A == NULL)
         return 2;
     test_parse();
+    test_parse_fast_path();
     test_format();
     test_format_compact();
     test_arith();
