@@ -551,5 +551,9 @@ tfx_context *fuzz_eval_context(const char *variables, size_t nbytes)
 
     if (ctx == NULL || tfx_context_set_typed_all(ctx, variables, nbytes, &error) != 0)
         fuzz_fail("the fixed context does not load: %s", error != NULL ? error : "out of memory");
+    /* OpenTofu's table is Terraform's plus base64gunzip, urldecode and
+     * cidrcontains ([flavor.table]): with it every function is reached */
+    if (tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU) != 0)
+        fuzz_fail("the OpenTofu function table cannot be chosen");
     return ctx;
 }
