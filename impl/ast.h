@@ -14,6 +14,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "num.h"
 
 #define TFX_NODE_KINDS(X) \
     X(LITERAL, "literal")                 /* a constant: number, string, bool, null */ \
@@ -59,6 +60,16 @@ typedef struct {
     const char *text;      /* NUMBER, STRING: NUL-terminated */
     size_t ntext;          /* bytes of text */
     bool boolean;          /* BOOL */
+    /* The literal's value as the parser worked it out once
+     * (tfx_p_literal_value), for every evaluation to take; NULL when the
+     * parser did not, and the evaluation works it out itself. */
+    union {
+        const tfx_num *num;    /* NUMBER: text read at 512 bits */
+        struct {
+            const char *s;     /* STRING: text in NFC, NUL-terminated */
+            size_t n;
+        } nfc;
+    } value;
 } tfx_literal;
 
 typedef enum {

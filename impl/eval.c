@@ -164,8 +164,20 @@ tfx_range tfx_ev_start_range(const tfx_node *n)
  * Literals [eval.literal]
  * ------------------------------------------------------------------ */
 
+/* [eval.literal] [value.string.nfc] [limit.eval.string] A string
+ * literal's value from the NFC form the parser worked out
+ * (tfx_p_literal_value): the same string tfx_value_string makes of the
+ * literal's text, with the same string-limit checks in the same order
+ * (the text's length, then the NFC form's), without normalising again. */
+static const tfx_value *string_literal_value(tfx_ctx *ctx, const tfx_literal *lit)
+{
+    tfx_ctx_check_string(ctx, lit->ntext);
+    return tfx_value_string_raw(ctx, lit->value.nfc.s, lit->value.nfc.n);
+}
+
 /* [eval.literal] [num.literal] (semantics L16, S14) A literal's value:
- * numbers at 512 bits, strings NFC, null of type dynamic. */
+ * numbers at 512 bits, strings NFC, null of type dynamic; for numbers and
+ * strings the value the parser worked out once when there is one. */
 static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
 {
     const tfx_num *num = NULL;
@@ -173,6 +185,8 @@ static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
 
     switch (lit->kind) {
     case TFX_LIT_NUMBER:
+        if (lit->value.num != NULL)
+            return tfx_value_number(ctx, lit->value.num);
         err = tfx_num_parse_n(ctx->arena, lit->text, lit->ntext, &num);
         if (err == TFX_NUM_ERR_NOMEM)
             tfx_ctx_fail(ctx, "Memory limit exceeded",
@@ -182,6 +196,8 @@ static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
             return tfx_value_unknown(ctx, &tfx_type_number);
         return tfx_value_number(ctx, num);
     case TFX_LIT_STRING:
+        if (lit->value.nfc.s != NULL)
+            return string_literal_value(ctx, lit);
         return tfx_value_string(ctx, lit->text != NULL ? lit->text : "", lit->ntext);
     case TFX_LIT_BOOL:
         return tfx_value_bool(lit->boolean);

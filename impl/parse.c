@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "text.h"
 
 /* ---------------------------------------------------------------------
  * Memory
@@ -44,8 +45,43 @@ void *tfx_p_alloc(parser *p, size_t nbytes)
     return mem;
 }
 
+/* [eval.literal] [num.literal] [value.string.nfc] The value of a number
+ * or string literal, worked out once here instead of at every evaluation
+ * (eval.c's literal_value takes it): the number read at 512 bits, the
+ * string's NFC form.  Both depend on the literal's text alone, and numbers
+ * and strings are immutable, so every evaluation of the tree can share
+ * them; they live in the parse's arena, which outlives every result
+ * evaluated from the tree.  Text of ASCII bytes only is its own NFC form
+ * and is shared as it is.  A number that does not read (never so for a
+ * literal the lexer accepted) keeps no value; the evaluation then does
+ * what it always did. */
+void tfx_p_literal_value(parser *p, tfx_literal *lit)
+{
+    if (lit->kind == TFX_LIT_NUMBER && lit->text != NULL) {
+        const tfx_num *num = NULL;
+        tfx_num_err err = p->oom ? TFX_NUM_ERR_NOMEM
+                                 : tfx_num_parse_n(p->arena, lit->text, lit->ntext, &num);
+
+        if (err == TFX_NUM_ERR_NOMEM)
+            p->oom = true;
+        lit->value.num = err == TFX_NUM_OK ? num : NULL;
+    } else if (lit->kind == TFX_LIT_STRING && lit->text != NULL) {
+        const unsigned char *u = (const unsigned char *)lit->text;
+
+        if (u[lit->ntext] == '\0' && tfx_text_is_ascii(u, lit->ntext)) {
+            lit->value.nfc.s = lit->text;
+            lit->value.nfc.n = lit->ntext;
+        } else {
+            lit->value.nfc.s = p->oom ? NULL
+                               : tfx_text_nfc(p->arena, lit->text, lit->ntext, &lit->value.nfc.n);
+            if (lit->value.nfc.s == NULL)
+                p->oom = true;
+        }
+    }
+}
+
 /* Bytes a node of each kind takes: the common header and its own member
- * of the union, no more (a literal needs 88 bytes, the largest kind 240).
+ * of the union, no more (a literal needs 104 bytes, the largest kind 240).
  * Nodes never change kind and nothing copies a whole node, so the rest of
  * the union is never touched. */
 #define NODE_BYTES(member) (offsetof(tfx_node, as) + sizeof(((tfx_node *)NULL)->as.member))
@@ -571,6 +607,7 @@ static tfx_literal number_literal(parser *p, tfx_token tok)
         memcpy(text, tok.bytes, tok.nbytes);
     lit.text = text;
     lit.ntext = tok.nbytes;
+    tfx_p_literal_value(p, &lit);
     return lit;
 }
 
@@ -726,6 +763,7 @@ static bool static_key(const tfx_node *key, tfx_literal *lit)
         memset(lit, 0, sizeof(*lit));
         lit->kind = TFX_LIT_STRING;
         lit->text = "";
+        lit->value.nfc.s = "";     /* its own NFC form (tfx_p_literal_value) */
         return true;
     }
     return false;

@@ -47,6 +47,7 @@ typedef struct {
 void *tfx_p_alloc(parser *p, size_t nbytes);
 tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range);
 tfx_node *tfx_p_placeholder(parser *p, tfx_range range);
+void tfx_p_literal_value(parser *p, tfx_literal *lit);
 bool tfx_p_push(parser *p, vec *v, const void *item, size_t size);
 void *tfx_p_finish(parser *p, vec *v, size_t size);
 

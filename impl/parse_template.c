@@ -594,6 +594,7 @@ static tfx_node *string_literal(parser *p, const char *text, size_t ntext, tfx_r
     n->as.literal.kind = TFX_LIT_STRING;
     n->as.literal.text = text;
     n->as.literal.ntext = ntext;
+    tfx_p_literal_value(p, &n->as.literal);
     return n;
 }
 

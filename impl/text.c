@@ -354,8 +354,7 @@ static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
     return true;
 }
 
-/* Whether s[0..n) holds only ASCII bytes (00..7F). */
-static bool all_ascii(const unsigned char *s, size_t n)
+bool tfx_text_is_ascii(const unsigned char *s, size_t n)
 {
     unsigned char any = 0;
     size_t i;
@@ -383,7 +382,7 @@ static char *nfc_ascii(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 {
-    if (all_ascii((const unsigned char *)s, n))
+    if (tfx_text_is_ascii((const unsigned char *)s, n))
         return nfc_ascii(arena, s, n, out_n);
     return tfx_text_nfc_general(arena, s, n, out_n);
 }

@@ -44,6 +44,10 @@ bool tfx_text_is_print(int32_t cp);
 size_t tfx_text_space_prefix(const unsigned char *s, size_t n);
 size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
 
+/* Whether s[0..n) holds only ASCII bytes (00..7F): text that is its own
+ * NFC form (see tfx_text_nfc). */
+bool tfx_text_is_ascii(const unsigned char *s, size_t n);
+
 /* The NFC normalisation of s[0..n) in `arena`, NUL-terminated, its length
  * in *out_n.  Invalid UTF-8 is copied unchanged.  NULL when the arena
  * refuses the memory. */
