@@ -93,6 +93,10 @@ const tfx_num *tfx_num_from_double(tfx_arena *a, double v);
  * the digits takes time in the precision, not the exponent. */
 char *tfx_num_format(tfx_arena *a, const tfx_num *x, size_t *nbytes);
 
+/* tfx_num_format without its fast path for whole numbers that fit a
+ * machine word.  For tests, which compare the two. */
+char *tfx_num_format_general(tfx_arena *a, const tfx_num *x, size_t *nbytes);
+
 /* As tfx_num_format while the text is at most max_positional bytes;
  * longer, the same shortest digits in exponent form, "d.ddde-12345" (one
  * digit before the point, no point for one digit), which Go's ParseFloat

@@ -4,6 +4,7 @@
  */
 #include "num.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -459,6 +460,64 @@ static void test_parse_fast_path(void)
     CHECK(same == total);
 }
 
+/* Whether tfx_num_format (with its fast path for whole numbers) writes x
+ * as the general formatter does; reports x's text otherwise. */
+static bool format_same(const tfx_num *x)
+{
+    size_t nf = 0;
+    size_t ng = 0;
+    const char *f = x != NULL ? tfx_num_format(A, x, &nf) : NULL;
+    const char *g = x != NULL ? tfx_num_format_general(A, x, &ng) : NULL;
+
+    if (f != NULL && g != NULL && nf == ng && strcmp(f, g) == 0)
+        return true;
+    fprintf(stderr, "format differs: \"%s\" against \"%s\"\n", f != NULL ? f : "(null)",
+            g != NULL ? g : "(null)");
+    return false;
+}
+
+/* [num.format] tfx_num_format writes whole numbers of every precision as
+ * the general formatter does: random ones of random bit lengths at 512
+ * bits (from text), 64 (tfx_num_from_int64) and 53 (tfx_num_from_double,
+ * rounded), and the edges around 2^53 and 2^63, zeros of both signs. */
+static void test_format_fast_path(void)
+{
+    static const char *const edges[] = {
+        "0", "-0", "1", "-1", "9007199254740991", "9007199254740992", "9007199254740993",
+        "-9007199254740992", "-9007199254740993", "9223372036854775807", "9223372036854775808",
+        "-9223372036854775807", "-9223372036854775808", "-9223372036854775809",
+        "18446744073709551616", "1000000000000000000000", "2.5", "-0.5", "1e3",
+    };
+    int same = 0;
+    int total = 0;
+    size_t i;
+
+    for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        total += 2;
+        same += format_same(P(edges[i]));
+        same += format_same(tfx_num_from_double(A, strtod(edges[i], NULL)));
+    }
+    total += 4;
+    same += format_same(tfx_num_from_int64(A, INT64_MAX));
+    same += format_same(tfx_num_from_int64(A, INT64_MIN));
+    same += format_same(tfx_num_from_double(A, -0.0));
+    same += format_same(tfx_num_from_double(A, 1152921504606846976.0));   /* 2^60 */
+    for (i = 0; i < 30000; i++) {
+        int bits = (int)(rng() % 64);
+        int64_t v = (int64_t)(rng() >> (64 - bits - 1) >> 1);
+        char text[32];
+
+        if (rng() % 2 == 0)
+            v = -v;
+        snprintf(text, sizeof text, "%" PRId64, v);
+        total += 3;
+        same += format_same(P(text));
+        same += format_same(tfx_num_from_int64(A, v));
+        same += format_same(tfx_num_from_double(A, (double)v));
+    }
+    CHECK(same == total);
+}
+
 int main(void)
 {
     A = tfx_arena_new(0);
@@ -467,6 +526,7 @@ int main(void)
     test_parse();
     test_parse_fast_path();
     test_format();
+    test_format_fast_path();
     test_format_compact();
     test_arith();
     test_compare();
