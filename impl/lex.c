@@ -144,7 +144,7 @@ static inline bool push_token(lexer *lx, tfx_token_kind kind, size_t ts, size_t 
     if (!VEC_GROW(lx, lx->tokens))
         return false;
     t = &lx->tokens.items[lx->tokens.n++];
-    t->kind = (uint8_t)kind;
+    t->kind = (uint32_t)kind;
     t->start = (uint32_t)(lx->base + ts);
     t->end = (uint32_t)(lx->base + te);
     t->line = (uint32_t)lx->line;
@@ -160,33 +160,43 @@ static inline bool emit_plain(lexer *lx, tfx_token_kind kind, size_t ts, size_t 
     return push_token(lx, kind, ts, te, lx->base + ts + lx->colbase);
 }
 
-/* Appends a token for src[ts..te) of shape sh [lex.pos]; false when
- * malloc refuses. */
-static bool emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, shape sh)
+/* Appends a token of shape SHAPE_LINE: the next token starts on the next
+ * line, whose first column is at offset te. */
+static inline bool emit_line(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 {
-    size_t column = lx->base + ts + lx->colbase;
+    if (!push_token(lx, kind, ts, te, lx->base + ts + lx->colbase))
+        return false;
+    lx->line++;
+    lx->colbase = (size_t)1 - (lx->base + te);
+    return true;
+}
+
+/* Appends a token of shape SHAPE_ANY: the clusters of its text tell
+ * where the next token starts. */
+static bool emit_counted(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
+{
     tfx_pos end;
 
-    if (!push_token(lx, kind, ts, te, column))
+    end.byte = lx->base + ts;
+    end.line = lx->line;
+    end.column = end.byte + lx->colbase;
+    if (!push_token(lx, kind, ts, te, end.column))
         return false;
-    switch (sh) {
-    case SHAPE_PLAIN:
-        break;
-    case SHAPE_LINE:
-        lx->line++;
-        lx->colbase = (size_t)1 - (lx->base + te);
-        break;
-    case SHAPE_ANY:
-    default:
-        end.byte = lx->base + ts;
-        end.line = lx->line;
-        end.column = column;
-        end = counted_end(lx, end, ts, te);
-        lx->line = end.line;
-        lx->colbase = end.column - end.byte;
-        break;
-    }
+    end = counted_end(lx, end, ts, te);
+    lx->line = end.line;
+    lx->colbase = end.column - end.byte;
     return true;
+}
+
+/* Appends a token for src[ts..te) of shape sh [lex.pos]; false when
+ * malloc refuses. */
+static inline bool emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, shape sh)
+{
+    switch (sh) {
+    case SHAPE_PLAIN: return emit_plain(lx, kind, ts, te);
+    case SHAPE_LINE: return emit_line(lx, kind, ts, te);
+    case SHAPE_ANY: default: return emit_counted(lx, kind, ts, te);
+    }
 }
 
 tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
@@ -731,13 +741,15 @@ static const unsigned char main_class[256] = {
 
 /* ASCII bytes of an identifier after its first [lex.ident]: ID_Continue's
  * ASCII members (letters, digits, '_') and '-'. */
-static bool ascii_ident_rest(unsigned char c)
-{
-    return ascii_id_continue(c) || c == '-';
-}
+#define IDENT_REST(c) \
+    ((c) == '_' || (c) == '-' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') \
+     || ((c) >= '0' && (c) <= '9'))
+static const bool ident_rest[256] = {
+    BYTES64(IDENT_REST, 0), BYTES64(IDENT_REST, 64), BYTES64(IDENT_REST, 128), BYTES64(IDENT_REST, 192)
+};
 
 /* The length of an identifier of ASCII bytes at s, whose first byte is
- * a letter or '_' [lex.ident]: the run of ascii_ident_rest bytes after the
+ * a letter or '_' [lex.ident]: the run of ident_rest bytes after the
  * first.  No other ASCII byte is in ID_Continue, so the run ends the
  * identifier unless a non-ASCII byte follows, which may continue it: then
  * 0, and the general path decides.  No other rule matches more than one
@@ -747,7 +759,7 @@ static inline size_t ascii_ident_len(const unsigned char *s, size_t n)
 {
     size_t i = 1;
 
-    while (i < n && ascii_ident_rest(s[i]))
+    while (i < n && ident_rest[s[i]])
         i++;
     return i < n && s[i] >= 0x80 ? 0 : i;
 }
@@ -831,7 +843,7 @@ static size_t lex_main_run(lexer *lx, size_t p)
             break;
         case MC_LF:
             /* [lex.newline] Newline and self_token agree on a lone LF */
-            if (!emit(lx, TFX_TOK_NEWLINE, p, p + 1, SHAPE_LINE))
+            if (!emit_line(lx, TFX_TOK_NEWLINE, p, p + 1))
                 return p;
             p++;
             continue;
@@ -866,12 +878,18 @@ static bool fast_main(const unsigned char *s, match *m)
     }
 }
 
-/* An ASCII byte that a quoted literal takes as it is [lex.string]: not a
- * backslash, '$', '%', '"', CR or LF. */
-static bool plain_string_byte(unsigned char c)
-{
-    return c < 0x80 && c != '\\' && c != '$' && c != '%' && c != '"' && c != '\r' && c != '\n';
-}
+/* An ASCII byte that a heredoc or bare template literal takes as it is
+ * [lex.heredoc], [lex.bare]: not '$', '%', CR or LF; in a quoted literal
+ * [lex.string], not a backslash or '"' either. */
+#define TEMPLATE_PLAIN(c) ((c) < 0x80 && (c) != '$' && (c) != '%' && (c) != '\r' && (c) != '\n')
+#define STRING_PLAIN(c) (TEMPLATE_PLAIN(c) && (c) != '\\' && (c) != '"')
+static const bool template_plain[256] = {
+    BYTES64(TEMPLATE_PLAIN, 0), BYTES64(TEMPLATE_PLAIN, 64),
+    BYTES64(TEMPLATE_PLAIN, 128), BYTES64(TEMPLATE_PLAIN, 192)
+};
+static const bool string_plain[256] = {
+    BYTES64(STRING_PLAIN, 0), BYTES64(STRING_PLAIN, 64), BYTES64(STRING_PLAIN, 128), BYTES64(STRING_PLAIN, 192)
+};
 
 /* The inside of a quoted string [lex.string]:
  *   - a '"' closes it (the literal run is empty there, and INVALID, of the
@@ -900,7 +918,7 @@ static bool fast_string(const unsigned char *s, size_t n, match *m)
         return true;
     }
     for (;;) {
-        if (len < n && plain_string_byte(s[len]))
+        if (len < n && string_plain[s[len]])
             len++;
         else if (len + 1 < n && s[len] == '\\' && s[len + 1] < 0x80
                  && s[len + 1] != '\r' && s[len + 1] != '\n')
@@ -915,18 +933,15 @@ static bool fast_string(const unsigned char *s, size_t n, match *m)
     return true;
 }
 
-/* An ASCII byte that a heredoc or bare template literal takes as it is
- * [lex.heredoc], [lex.bare]: not '$', '%', CR or LF. */
-static bool plain_template_byte(unsigned char c)
-{
-    return c < 0x80 && c != '$' && c != '%' && c != '\r' && c != '\n';
-}
-
 /* A heredoc or bare template, where a literal may run on into its line
  * ending (eol_act is ACT_HEREDOC_EOL in a heredoc, ACT_TOKEN in a bare
  * template; mid_act is ACT_HEREDOC_MIDLINE or ACT_TOKEN):
  *   - "${" or "%{" (with an optional '~') opens a sequence: template_literal
  *     matches nothing there and no line ending starts there;
+ *   - '$' or '%' before a byte X that is neither '{' nor the same sign is
+ *     template_literal's literal "$" (or "$X" when CR or LF follows X)
+ *     that may not run on into a line ending [lex.template.dollar], the
+ *     only match there;
  *   - a run of plain bytes ended by the end of input, '$', '%', CR or LF
  *     is template_literal's run (a non-ASCII byte may extend it: the
  *     general path decides), followed by a line ending or not; the same
@@ -944,7 +959,13 @@ static bool fast_template(const unsigned char *s, size_t n, action eol_act, acti
                      match_sequence_open(s, n, s[0]), SHAPE_PLAIN};
         return true;
     }
-    while (len < n && plain_template_byte(s[len]))
+    if ((s[0] == '$' || s[0] == '%') && n >= 2 && s[1] != s[0]) {
+        len = n >= 3 && (s[2] == '\r' || s[2] == '\n') ? 2 : 1;
+        *m = (match){mid_act, TFX_TOK_STRING_LIT, len,
+                     len == 1 || template_plain[s[1]] ? SHAPE_PLAIN : SHAPE_ANY};
+        return true;
+    }
+    while (len < n && template_plain[s[len]])
         len++;
     if (len < n && s[len] >= 0x80)
         return false;
@@ -983,7 +1004,7 @@ static void heredoc_not_at_line_start(lexer *lx)
  * state until the `}` at this brace level [lex.template.sequence]. */
 static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 {
-    emit(lx, kind, ts, te, SHAPE_PLAIN);
+    emit_plain(lx, kind, ts, te);
     lx->braces++;
     if (!VEC_GROW(lx, lx->ret_braces))
         return;
@@ -998,13 +1019,13 @@ static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
 static void close_brace(lexer *lx, bool strip, size_t ts, size_t te)
 {
     if (lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == lx->braces) {
-        emit(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te, SHAPE_PLAIN);
+        emit_plain(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te);
         lx->braces--;
         lx->ret_braces.n--;
         pop_state(lx);
         return;
     }
-    emit(lx, strip ? TFX_TOK_TEMPLATE_SEQ_END : TFX_TOK_CBRACE, ts, te, SHAPE_PLAIN);
+    emit_plain(lx, strip ? TFX_TOK_TEMPLATE_SEQ_END : TFX_TOK_CBRACE, ts, te);
     lx->braces--;
 }
 
@@ -1038,8 +1059,15 @@ static void open_heredoc(lexer *lx, size_t ts, size_t te)
  * line ending [lex.heredoc.close]. */
 static void heredoc_line(lexer *lx, size_t ts, size_t te, shape sh)
 {
-    heredoc *h = &lx->heredocs.items[lx->heredocs.n - 1];
+    heredoc *h;
 
+    /* The heredoc state is on the stack only above its heredoc (pushed
+     * and popped together); an empty stack would be a lost allocation. */
+    if (lx->heredocs.n == 0) {
+        lx->failed = true;
+        return;
+    }
+    h = &lx->heredocs.items[lx->heredocs.n - 1];
     if (h->start_of_line) {
         const unsigned char *line = lx->src + ts;
         size_t len = te - ts;
@@ -1051,7 +1079,7 @@ static void heredoc_line(lexer *lx, size_t ts, size_t te, shape sh)
             size_t nl = lx->src[te - 2] == '\r' && te - 2 >= ts ? te - 2 : te - 1;
 
             emit(lx, TFX_TOK_CHEREDOC, ts, nl, sh == SHAPE_LINE ? SHAPE_PLAIN : SHAPE_ANY);
-            emit(lx, TFX_TOK_NEWLINE, nl, te, SHAPE_LINE);
+            emit_line(lx, TFX_TOK_NEWLINE, nl, te);
             lx->heredocs.n--;
             pop_state(lx);
             return;
@@ -1070,13 +1098,10 @@ static void run_action(lexer *lx, match m, size_t ts)
     case ACT_SKIP:
         break;
     case ACT_TOKEN:
-        if (m.sh == SHAPE_PLAIN)
-            emit_plain(lx, m.kind, ts, te);
-        else
-            emit(lx, m.kind, ts, te, m.sh);
+        emit(lx, m.kind, ts, te, m.sh);
         break;
     case ACT_OPEN_BRACE:
-        emit(lx, TFX_TOK_OBRACE, ts, te, SHAPE_PLAIN);
+        emit_plain(lx, TFX_TOK_OBRACE, ts, te);
         lx->braces++;
         break;
     case ACT_CLOSE_BRACE:
@@ -1086,11 +1111,11 @@ static void run_action(lexer *lx, match m, size_t ts)
         close_brace(lx, true, ts, te);
         break;
     case ACT_OPEN_STRING:
-        emit(lx, TFX_TOK_OQUOTE, ts, te, SHAPE_PLAIN);
+        emit_plain(lx, TFX_TOK_OQUOTE, ts, te);
         push_state(lx, ST_STRING);
         break;
     case ACT_CLOSE_STRING:
-        emit(lx, TFX_TOK_CQUOTE, ts, te, SHAPE_PLAIN);
+        emit_plain(lx, TFX_TOK_CQUOTE, ts, te);
         pop_state(lx);
         break;
     case ACT_OPEN_HEREDOC:
@@ -1159,7 +1184,7 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
         run_action(&lx, m, p);
         p += m.len;
     }
-    emit(&lx, TFX_TOK_EOF, lx.n, lx.n, SHAPE_PLAIN);
+    emit_plain(&lx, TFX_TOK_EOF, lx.n, lx.n);
 
     /* The token array stays in malloc'd memory; the arena frees it. */
     ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);

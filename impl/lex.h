@@ -68,7 +68,9 @@ typedef struct {
     uint32_t end;
     uint32_t line;     /* of the start */
     uint32_t column;
-    uint8_t kind;      /* a tfx_token_kind */
+    uint32_t kind;     /* a tfx_token_kind (a whole word: the struct has room
+                        * for it, and a byte store would make the compiler
+                        * assume it may change the lexer's own fields) */
 } tfx_lexeme;
 
 /* The longest source the lexer takes: offsets must fit 32 bits. */
