@@ -6,9 +6,12 @@
 # issue 10 and of function library II (the latter's file, path, time and
 # random functions with a random host description per case) are called
 # only when both adapters declare them; the summary says which ones were
-# ("functions", "functions_missing").
+# ("functions", "functions_missing"). So are OpenTofu's base64gunzip,
+# urldecode and cidrcontains, in cases sent with "flavor": "opentofu" (with a
+# twentieth of the others), when both adapters declare flavor.opentofu
+# ("opentofu_cases" counts them).
 #
-#   make difftest N=100000 SEED=1     the long run (about 170-200 s on 2 cores)
+#   make difftest N=100000 SEED=1     the long run (about 150-200 s on 2 cores)
 #   make difftest-smoke               2,000 cases, for make check (about 4 s)
 
 N    ?= 100000
