@@ -1030,6 +1030,33 @@ static const tfx_value *str_result(tfx_ctx *ctx, const char *s)
     return tfx_value_string(ctx, s, strlen(s));
 }
 
+/* [fn.path.nul] The cleaned path of p[0..n) (which may hold U+0000, kept
+ * as Go keeps it), joined first to dir when dir is not NULL (Go's
+ * filepath.Join: an empty side is left out). */
+static const tfx_value *path_result(tfx_ctx *ctx, const char *dir, const char *p, size_t n)
+{
+    size_t nd = dir != NULL ? strlen(dir) : 0;
+    size_t nout;
+    const char *out;
+
+    if (nd > 0 && n > 0) {
+        char *j;
+
+        tfx_ctx_check_string(ctx, nd + 1 + n);
+        j = tfx_ctx_alloc(ctx, nd + 1 + n);
+        memcpy(j, dir, nd + 1); /* its NUL becomes the '/' */
+        j[nd] = '/';
+        memcpy(j + nd + 1, p, n);
+        p = j;
+        n = nd + 1 + n;
+    } else if (nd > 0) {
+        p = dir;
+        n = nd;
+    }
+    out = tfx_host_clean_n(ctx, p, n, &nout);
+    return tfx_value_string(ctx, out, nout);
+}
+
 /* [fn.abspath] Go's filepath.Abs: an absolute path cleaned, a relative
  * one joined to the host's working directory. */
 static const tfx_value *abspath_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
@@ -1043,11 +1070,11 @@ static const tfx_value *abspath_impl(tfx_ctx *ctx, const tfx_function *fn, const
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
     if (p[0] == '/')
-        return str_result(ctx, tfx_host_clean(ctx, p, args[0]->as.string.nbytes));
+        return path_result(ctx, NULL, p, args[0]->as.string.nbytes);
     cwd = tfx_host_cwd(ctx->host);
     if (cwd == NULL)
         return tfx_fn_error(err, no_cwd);
-    return str_result(ctx, join(ctx, cwd, p));
+    return path_result(ctx, cwd, p, args[0]->as.string.nbytes);
 }
 
 /* [fn.dirname] Go's filepath.Dir. */
@@ -1065,7 +1092,7 @@ static const tfx_value *dirname_impl(tfx_ctx *ctx, const tfx_function *fn, const
     TFX_UNUSED(err);
     while (i > 0 && p[i - 1] != '/')
         i--;
-    return str_result(ctx, tfx_host_clean(ctx, p, i));
+    return path_result(ctx, NULL, p, i);
 }
 
 /* [fn.basename] Go's filepath.Base. */
@@ -1098,18 +1125,22 @@ static const tfx_value *pathexpand_impl(tfx_ctx *ctx, const tfx_function *fn,
                                         const tfx_type *ret, const tfx_value *const *args,
                                         size_t nargs, tfx_func_error *err)
 {
-    const char *why;
-    const char *e;
+    const char *p = args[0]->as.string.s;
+    size_t n = args[0]->as.string.nbytes;
+    const char *home;
 
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
-    if (args[0]->as.string.nbytes == 0)
+    if (n == 0 || p[0] != '~')
         return args[0];
-    e = expand(ctx, args[0]->as.string.s, &why);
-    if (e == NULL)
-        return tfx_fn_error(err, why);
-    return str_result(ctx, e);
+    /* as expand(), over the string's bytes ([fn.path.nul]) */
+    if (n > 1 && p[1] != '/' && p[1] != '\\')
+        return tfx_fn_error(err, "cannot expand user-specific home dir");
+    home = tfx_host_home(ctx->host);
+    if (home == NULL)
+        return tfx_fn_error(err, no_home);
+    return path_result(ctx, home, p + 1, n - 1);
 }
 
 /* ---------------------------------------------------------------------

@@ -111,14 +111,21 @@ static size_t clean_into(const char *p, size_t n, char *out)
 }
 
 /* [files.clean] */
-const char *tfx_host_clean(tfx_ctx *ctx, const char *path, size_t n)
+const char *tfx_host_clean_n(tfx_ctx *ctx, const char *path, size_t n, size_t *out_n)
 {
     char *out;
 
     tfx_ctx_check_string(ctx, n);
     out = tfx_ctx_alloc(ctx, n + 3);
-    clean_into(path, n, out);
+    *out_n = clean_into(path, n, out);
     return out;
+}
+
+const char *tfx_host_clean(tfx_ctx *ctx, const char *path, size_t n)
+{
+    size_t unused;
+
+    return tfx_host_clean_n(ctx, path, n, &unused);
 }
 
 /* [files.confine.lexical] The cleaned path relative to the root, or NULL

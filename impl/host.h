@@ -49,6 +49,9 @@ bool tfx_host_has_fs(const tfx_host *h);
  * filepath.Join(".", path) for a relative path, Clean for an absolute
  * one), in the ctx's arena. */
 const char *tfx_host_clean(tfx_ctx *ctx, const char *path, size_t n);
+/* The same, with its length in *out_n: a path function's argument may
+ * hold U+0000, which its result keeps. */
+const char *tfx_host_clean_n(tfx_ctx *ctx, const char *path, size_t n, size_t *out_n);
 
 /* What `path` (a cleaned path, tfx_host_clean) names.  *err_text gets a
  * system error text for TFX_HF_ERROR. */
