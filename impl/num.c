@@ -63,24 +63,25 @@ static void go_fix(mpfr_ptr r, int ternary)
         mpfr_set_zero(r, mpfr_signbit(r) ? -1 : 1);
 }
 
-static void num_clear(void *p)
-{
-    mpfr_clear(((tfx_num *)p)->v);
-}
-
-/* A new number of precision prec in a (value +0), or NULL. */
+/* A new number of precision prec in a (value +0), or NULL.  Its
+ * mantissa lives in the arena right after it (MPFR's custom interface),
+ * so a number costs one arena allocation and nothing to free: no malloc
+ * by MPFR, no finalizer.  Nothing changes a tfx_num's precision once
+ * made (no mpfr_set_prec, mpfr_swap or mpfr_clear on one), which the
+ * custom interface requires. */
 static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
 {
-    tfx_num *n = tfx_arena_alloc(a, sizeof *n);
+    size_t mant_bytes = mpfr_custom_get_size(prec);
+    tfx_num *n;
 
+    if (mant_bytes > SIZE_MAX - sizeof *n)
+        return NULL;
+    /* sizeof *n is a multiple of its alignment, which a limb's is */
+    n = tfx_arena_alloc(a, sizeof *n + mant_bytes);
     if (n == NULL)
         return NULL;
-    mpfr_init2(n->v, prec);
-    if (!tfx_arena_finalizer(a, num_clear, n)) {
-        mpfr_clear(n->v);
-        return NULL;
-    }
-    mpfr_set_zero(n->v, 1);
+    mpfr_custom_init(n + 1, prec);
+    mpfr_custom_init_set(n->v, MPFR_ZERO_KIND, 0, prec, n + 1);
     n->initial_inf = false;
     return n;
 }
