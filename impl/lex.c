@@ -682,6 +682,13 @@ static match scan_bare(const unsigned char *s, size_t n)
     return best;
 }
 
+/* Whether a `}` here ends the innermost sequence: we are at the brace
+ * level it opened [lex.template.close]. */
+static bool ends_sequence(const lexer *lx)
+{
+    return lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == lx->braces;
+}
+
 /* ---------------------------------------------------------------------
  * Fast paths
  *
@@ -792,71 +799,6 @@ static size_t pair_len(const unsigned char *s, size_t n, tfx_token_kind *kind)
     return two != TFX_TOK_COUNT ? 2 : 1;
 }
 
-/* The expression state's tokens that change no state, one after another
- * from p, without going back to the state machine for each: spaces,
- * identifiers, numbers, operators, punctuation, line feeds (the classes
- * of main_class), each the match scan_main would find, emitted as
- * run_action would emit it (ACT_TOKEN; ACT_SKIP emits nothing).  Returns
- * where it stopped: at the end of input, at a token that changes the
- * state (fast_main), or at one left to the general scanner. */
-static size_t lex_main_run(lexer *lx, size_t p)
-{
-    const unsigned char *s = lx->src;
-    const size_t n = lx->n;
-
-    while (p < n) {
-        tfx_token_kind kind;
-        size_t len;
-
-        switch (main_class[s[p]]) {
-        case MC_SPACE:
-            /* [lex.space] a run of spaces and tabs, which no other rule
-             * starts */
-            for (p++; p < n && (s[p] == ' ' || s[p] == '\t'); p++)
-                ;
-            continue;
-        case MC_IDENT:
-            kind = TFX_TOK_IDENT;
-            len = ascii_ident_len(s + p, n - p);
-            if (len == 0)
-                return p;
-            break;
-        case MC_DIGIT:
-            /* [lex.number] at least the digit, ASCII only; only INVALID
-             * (offered later) also starts at a digit */
-            kind = TFX_TOK_NUMBER_LIT;
-            len = match_number(s + p, n - p);
-            break;
-        case MC_SELF:
-            kind = self_token(s[p]);
-            len = 1;
-            break;
-        case MC_PAIR:
-            len = pair_len(s + p, n - p, &kind);
-            if (len == 0)
-                return p;
-            break;
-        case MC_DOT:
-            /* "..." or '.' [lex.operators]; no number starts with a dot */
-            len = n - p >= 3 && s[p + 1] == '.' && s[p + 2] == '.' ? 3 : 1;
-            kind = len == 3 ? TFX_TOK_ELLIPSIS : TFX_TOK_DOT;
-            break;
-        case MC_LF:
-            /* [lex.newline] Newline and self_token agree on a lone LF */
-            if (!emit_line(lx, TFX_TOK_NEWLINE, p, p + 1))
-                return p;
-            p++;
-            continue;
-        default:
-            return p;
-        }
-        if (!emit_plain(lx, kind, p, p + len))
-            return p;
-        p += len;
-    }
-    return p;
-}
-
 /* The tokens of the expression state that change the state ('{', '}' and
  * '"', which start no other rule; "~}" starts with '~'), for the first-byte
  * classes above; every other token is lex_main_run's or the general
@@ -903,6 +845,23 @@ static const bool string_plain[256] = {
  *     end).  A non-ASCII byte may extend it: the general path decides.
  *     The literal is longer than any other rule's match at a plain byte or
  *     a backslash (one byte). */
+/* The length of the run of string_plain bytes and backslash escapes of
+ * ASCII bytes other than CR and LF at s. */
+static size_t quoted_run_len(const unsigned char *s, size_t n)
+{
+    size_t len = 0;
+
+    for (;;) {
+        if (len < n && string_plain[s[len]])
+            len++;
+        else if (len + 1 < n && s[len] == '\\' && s[len + 1] < 0x80
+                 && s[len + 1] != '\r' && s[len + 1] != '\n')
+            len += 2;
+        else
+            return len;
+    }
+}
+
 static bool fast_string(const unsigned char *s, size_t n, match *m)
 {
     size_t len = 0;
@@ -917,15 +876,7 @@ static bool fast_string(const unsigned char *s, size_t n, match *m)
                      match_sequence_open(s, n, s[0]), SHAPE_PLAIN};
         return true;
     }
-    for (;;) {
-        if (len < n && string_plain[s[len]])
-            len++;
-        else if (len + 1 < n && s[len] == '\\' && s[len + 1] < 0x80
-                 && s[len + 1] != '\r' && s[len + 1] != '\n')
-            len += 2;
-        else
-            break;
-    }
+    len = quoted_run_len(s, n);
     if (len == 0 || (len < n && s[len] >= 0x80)
         || (len + 1 < n && s[len] == '\\' && s[len + 1] >= 0x80))
         return false;
@@ -979,6 +930,115 @@ static bool fast_template(const unsigned char *s, size_t n, action eol_act, acti
     return true;
 }
 
+/* A quoted string at p whose inside is a plain run (quoted_run_len) and
+ * then '"': OQuote, the QuotedLit of the run unless it is empty, CQuote,
+ * as the states would lex them: ACT_OPEN_STRING pushes the string state,
+ * where fast_string finds the run (it ends at '"', an ASCII byte) and
+ * then the ACT_CLOSE_STRING that pops it.  Returns the bytes taken, 0 when
+ * the string is not of that form (or malloc refuses). */
+static size_t quoted_plain(lexer *lx, size_t p)
+{
+    size_t lit = quoted_run_len(lx->src + p + 1, lx->n - p - 1);
+    size_t close = p + 1 + lit;
+
+    if (close >= lx->n || lx->src[close] != '"')
+        return 0;
+    if (!emit_plain(lx, TFX_TOK_OQUOTE, p, p + 1)
+        || (lit > 0 && !emit_plain(lx, TFX_TOK_QUOTED_LIT, p + 1, close))
+        || !emit_plain(lx, TFX_TOK_CQUOTE, close, close + 1))
+        return 0;
+    return lit + 2;
+}
+
+/* The expression state's tokens that leave it in the same state, one after
+ * another from p, without going back to the state machine for each:
+ * spaces, identifiers, numbers, operators, punctuation, line feeds,
+ * braces that end no sequence (the classes of main_class), each the match
+ * scan_main would find, emitted as run_action would emit it (ACT_TOKEN,
+ * ACT_OPEN_BRACE, ACT_CLOSE_BRACE; ACT_SKIP emits nothing); and quoted
+ * strings without sequences (quoted_plain).  Returns where it stopped: at
+ * the end of input, at a token that changes the state (fast_main), or at
+ * one left to the general scanner. */
+static size_t lex_main_run(lexer *lx, size_t p)
+{
+    const unsigned char *s = lx->src;
+    const size_t n = lx->n;
+
+    while (p < n) {
+        tfx_token_kind kind;
+        size_t len;
+
+        switch (main_class[s[p]]) {
+        case MC_SPACE:
+            /* [lex.space] a run of spaces and tabs, which no other rule
+             * starts */
+            for (p++; p < n && (s[p] == ' ' || s[p] == '\t'); p++)
+                ;
+            continue;
+        case MC_IDENT:
+            kind = TFX_TOK_IDENT;
+            len = ascii_ident_len(s + p, n - p);
+            if (len == 0)
+                return p;
+            break;
+        case MC_DIGIT:
+            /* [lex.number] at least the digit, ASCII only; only INVALID
+             * (offered later) also starts at a digit */
+            kind = TFX_TOK_NUMBER_LIT;
+            len = match_number(s + p, n - p);
+            break;
+        case MC_SELF:
+            kind = self_token(s[p]);
+            len = 1;
+            break;
+        case MC_PAIR:
+            len = pair_len(s + p, n - p, &kind);
+            if (len == 0)
+                return p;
+            break;
+        case MC_DOT:
+            /* "..." or '.' [lex.operators]; no number starts with a dot */
+            len = n - p >= 3 && s[p + 1] == '.' && s[p + 2] == '.' ? 3 : 1;
+            kind = len == 3 ? TFX_TOK_ELLIPSIS : TFX_TOK_DOT;
+            break;
+        case MC_OBRACE:
+            /* ACT_OPEN_BRACE */
+            if (!emit_plain(lx, TFX_TOK_OBRACE, p, p + 1))
+                return p;
+            lx->braces++;
+            p++;
+            continue;
+        case MC_CBRACE:
+            /* ACT_CLOSE_BRACE, when it closes a brace (close_brace) */
+            if (ends_sequence(lx))
+                return p;
+            if (!emit_plain(lx, TFX_TOK_CBRACE, p, p + 1))
+                return p;
+            lx->braces--;
+            p++;
+            continue;
+        case MC_QUOTE:
+            len = quoted_plain(lx, p);
+            if (len == 0)
+                return p;
+            p += len;
+            continue;
+        case MC_LF:
+            /* [lex.newline] Newline and self_token agree on a lone LF */
+            if (!emit_line(lx, TFX_TOK_NEWLINE, p, p + 1))
+                return p;
+            p++;
+            continue;
+        default:
+            return p;
+        }
+        if (!emit_plain(lx, kind, p, p + len))
+            return p;
+        p += len;
+    }
+    return p;
+}
+
 /* The fast path of state st at s, if it has one (see above). */
 static bool fast_scan(scan_state st, const unsigned char *s, size_t n, match *m)
 {
@@ -1018,7 +1078,7 @@ static void open_sequence(lexer *lx, tfx_token_kind kind, size_t ts, size_t te)
  * the parser can report it [lex.template.close]. */
 static void close_brace(lexer *lx, bool strip, size_t ts, size_t te)
 {
-    if (lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == lx->braces) {
+    if (ends_sequence(lx)) {
         emit_plain(lx, TFX_TOK_TEMPLATE_SEQ_END, ts, te);
         lx->braces--;
         lx->ret_braces.n--;
@@ -1153,6 +1213,16 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
     lx.n = nbytes - lx.base;
     lx.line = 1;
     lx.colbase = (size_t)1 - lx.base;
+    /* Room for a token per 8 bytes to begin with (real sources have one
+     * per 2 to 6), so that a large source is not copied at every
+     * doubling of the array: 2.5 bytes per byte of source, at most 20 MB
+     * before the source shows it needs more. */
+    lx.tokens.cap = lx.n / 8 < ((size_t)1 << 20) ? lx.n / 8 + 16 : (size_t)1 << 20;
+    lx.tokens.items = malloc(lx.tokens.cap * sizeof(*lx.tokens.items));
+    if (lx.tokens.items == NULL) {
+        lx.tokens.cap = 0;
+        lx.failed = true;
+    }
     push_state(&lx, mode == TFX_LEX_TEMPLATE ? ST_BARE : ST_MAIN);
 
     while (p < lx.n && !lx.failed) {
