@@ -22,6 +22,7 @@
 #include "common.h"
 #include "convert.h"
 #include "eval_internal.h"
+#include "funcs_internal.h"
 #include "render.h"
 #include "text.h"
 
@@ -769,6 +770,67 @@ static const tfx_value *operand(tfx_ev *ev, const tfx_node *whole, const tfx_nod
     return c;
 }
 
+/* Whether a call of the operator function fn with args[0..nargs) may
+ * skip the generic machinery (tfx_ev_operator_call): fn has fixed arity
+ * and a static result type, and every argument is known, not null,
+ * unmarked and of exactly its parameter's type, a number or a bool. */
+static bool operator_direct_ok(const tfx_function *fn, const tfx_value *const *args,
+                               size_t nargs)
+{
+    size_t i;
+
+    if (fn->varparam != NULL || fn->type != NULL || nargs != fn->nparams)
+        return false;
+    for (i = 0; i < nargs; i++) {
+        const tfx_param *p = &fn->params[i];
+        const tfx_value *v = args[i];
+
+        if (p->kind != TFX_PARAM_VALUE || !tfx_value_is_known(v) || tfx_value_is_marked(v)
+            || v->type != p->type
+            || (p->type->kind != TFX_TYPE_NUMBER && p->type->kind != TFX_TYPE_BOOL))
+            return false;
+    }
+    return true;
+}
+
+/* [call.machinery] [op.*] The call of an operator's function, as
+ * tfx_func_call makes it, without its generic steps when they change
+ * nothing (operator_direct_ok): with arguments of fn's arity, each known,
+ * not null, unmarked and of its parameter's own primitive type,
+ * tfx_func_call's result type is fn->ret_type (no count error, no null,
+ * dynamic or conformance error, no type function), and its argument loop
+ * ends no call early (nothing unknown) and unmarks nothing (a number or a
+ * bool has no marks inside), so what is left is the one step, the
+ * implementation with those arguments and the result type, and the check
+ * of the result's type; test_eval compares both on random operands. */
+const tfx_value *tfx_ev_operator_call(tfx_ctx *ctx, const tfx_function *fn,
+                                      const tfx_value *const *args, size_t nargs,
+                                      tfx_func_error *err)
+{
+    const tfx_value *r;
+    const char *msg;
+
+    if (!operator_direct_ok(fn, args, nargs))
+        return tfx_func_call(ctx, fn, args, nargs, err);
+    tfx_ctx_step(ctx);
+    err->arg = -1;
+    err->message = NULL;
+    r = fn->impl(ctx, fn, fn->ret_type, args, nargs, err);
+    if (r == NULL) {
+        if (err->message == NULL)
+            tfx_fn_error(err, "the function returned no result");
+        return NULL;
+    }
+    msg = tfx_fn_conformance(ctx, r->type, fn->ret_type);
+    if (msg != NULL)
+        return tfx_fn_error(
+            err, tfx_ctx_printf(ctx,
+                                "panic in function implementation: returned value does not "
+                                "conform to expected return type: %s",
+                                msg));
+    return r;
+}
+
 /* [op.operand] [op.null] [op.unknown] [op.arith] [op.marks]
  * [op.marks.unknown] (semantics O3, O5, O6, O21, O22) The call of the
  * operator's function, unless an error came before: then, or when the
@@ -784,7 +846,7 @@ static const tfx_value *operate(tfx_ev *ev, const tfx_node *n, const tfx_functio
     if (tfx_ev_failed_since(ev, mark))
         return tfx_value_unknown(ev->ctx, rt);
     memset(&err, 0, sizeof(err));
-    r = tfx_func_call(ev->ctx, fn, args, nargs, &err);
+    r = tfx_ev_operator_call(ev->ctx, fn, args, nargs, &err);
     if (r == NULL) {
         tfx_ev_error(ev, TFX_CAT_OPERATION_FAILED, "Operation failed", &n->range, NULL,
                      "Error during operation: %s.",
