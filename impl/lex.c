@@ -199,30 +199,6 @@ static inline bool emit(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, sh
     }
 }
 
-tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
-{
-    const tfx_lexeme *l = &t->items[i];
-    tfx_token tok;
-
-    tok.kind = (tfx_token_kind)l->kind;
-    tok.bytes = t->src + l->start;
-    tok.nbytes = (size_t)l->end - l->start;
-    tok.range.start.byte = l->start;
-    tok.range.start.line = l->line;
-    tok.range.start.column = l->column;
-    tok.range.end.byte = l->end;
-    if (i + 1 < t->n) {
-        const tfx_lexeme *next = &t->items[i + 1];
-
-        tok.range.end.line = next->line;
-        tok.range.end.column = next->column - (next->start - l->end);
-    } else {
-        tok.range.end.line = l->line;
-        tok.range.end.column = l->column;
-    }
-    return tok;
-}
-
 static bool push_state(lexer *lx, scan_state s)
 {
     if (!VEC_GROW(lx, lx->states))
@@ -1285,6 +1261,20 @@ bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
  * Tokens that are errors in themselves [lex.invalid]
  * ------------------------------------------------------------------ */
 
+/* The kinds of token that tfx_lex_check reports. */
+static bool error_in_itself(tfx_token_kind k)
+{
+    switch (k) {
+    case TFX_TOK_BITWISE_AND: case TFX_TOK_BITWISE_OR: case TFX_TOK_BITWISE_XOR:
+    case TFX_TOK_BITWISE_NOT: case TFX_TOK_BACKTICK: case TFX_TOK_APOSTROPHE:
+    case TFX_TOK_SEMICOLON: case TFX_TOK_BAD_UTF8: case TFX_TOK_QUOTED_NEWLINE:
+    case TFX_TOK_INVALID:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
 {
     int bitwise = 0;
@@ -1295,10 +1285,14 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
     size_t i;
 
     for (i = 0; i < tokens->n; i++) {
-        const tfx_token tok = tfx_token_at(tokens, i);
+        tfx_token tok;
         const tfx_token *t = &tok;
         const tfx_range *r = &t->range;
 
+        /* Most tokens are none of these: spell out only those that are. */
+        if (!error_in_itself((tfx_token_kind)tokens->items[i].kind))
+            continue;
+        tok = tfx_token_at(tokens, i);
         switch (t->kind) {
         case TFX_TOK_BITWISE_AND:
         case TFX_TOK_BITWISE_OR:
