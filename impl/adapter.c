@@ -31,6 +31,12 @@ struct tfx_adapter {
     int said_hello;   /* a hello request has been answered */
 };
 
+/* A span of the request's text. */
+typedef struct {
+    const char *s;
+    size_t n;
+} raw_text;
+
 /* The capabilities declared in the hello answer (conformance/capabilities.json). */
 static const char *const capabilities[] = {
     "mode.expression", "mode.template", "request.parse", "request.convert", "request.refs",
@@ -350,8 +356,133 @@ static json_t *answer_refs(json_t *seq, json_t *c)
     return answer;
 }
 
+/* ---- Object keys holding U+0000 ----
+ * jansson refuses an object key with U+0000, which a case's variables may
+ * hold (a map key, an attribute name; conformance/README.md, "Text in
+ * requests and answers").  When the request does not load, a run
+ * request's "case"."variables" is found by a scan of the JSON text, cut
+ * out (left as {}) for jansson, and given to the library, whose typed-JSON
+ * reader takes such keys, as it is. */
+
+static size_t skip_ws(const char *s, size_t n, size_t i)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The index after the JSON string that starts at s[i] ('"'); n if it does
+ * not end. */
+static size_t skip_string(const char *s, size_t n, size_t i)
+{
+    for (i++; i < n; i++) {
+        if (s[i] == '\\')
+            i++;
+        else if (s[i] == '"')
+            return i + 1;
+    }
+    return n;
+}
+
+/* The index after the JSON value that starts at s[i]; n if it does not
+ * end. */
+static size_t skip_value(const char *s, size_t n, size_t i)
+{
+    size_t depth = 0;
+
+    while (i < n) {
+        char c = s[i];
+
+        if (c == '"') {
+            i = skip_string(s, n, i);
+            if (depth == 0)
+                return i;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i; /* a scalar ended by its container */
+            if (--depth == 0)
+                return i + 1;
+        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+            return i;
+        }
+        i++;
+    }
+    return n;
+}
+
+/* The value of member `key` (written without escapes) of the JSON object
+ * at s[i...]: its start in *vs and end in *ve; false if there is none or
+ * the text is not an object. */
+static bool find_member(const char *s, size_t n, size_t i, const char *key, size_t *vs, size_t *ve)
+{
+    size_t klen = strlen(key);
+
+    i = skip_ws(s, n, i);
+    if (i >= n || s[i] != '{')
+        return false;
+    i++;
+    for (;;) {
+        size_t k0;
+        size_t k1;
+
+        i = skip_ws(s, n, i);
+        if (i >= n || s[i] != '"')
+            return false;
+        k0 = i + 1;
+        k1 = skip_string(s, n, i);
+        i = skip_ws(s, n, k1);
+        if (i >= n || s[i] != ':')
+            return false;
+        i = skip_ws(s, n, i + 1);
+        *vs = i;
+        *ve = skip_value(s, n, i);
+        if (k1 - k0 == klen + 1 && memcmp(s + k0, key, klen) == 0)
+            return true;
+        i = skip_ws(s, n, *ve);
+        if (i >= n || s[i] != ',')
+            return false;
+        i++;
+    }
+}
+
+/* The request loaded with its "case"."variables" object cut out, that
+ * object's text in *raw; NULL when there is none or it still does not
+ * load. */
+static json_t *load_cutting_variables(const char *line, size_t n, raw_text *raw)
+{
+    size_t cs;
+    size_t ce;
+    size_t vs;
+    size_t ve;
+    char *cut;
+    json_t *request;
+
+    if (!find_member(line, n, 0, "case", &cs, &ce) ||
+        !find_member(line, ce, cs, "variables", &vs, &ve) || vs >= ve || line[vs] != '{')
+        return NULL;
+    cut = malloc(n - (ve - vs) + 3);
+    if (cut == NULL)
+        return NULL;
+    memcpy(cut, line, vs);
+    cut[vs] = '{';
+    cut[vs + 1] = '}';
+    memcpy(cut + vs + 2, line + ve, n - ve);
+    request = json_loadb(cut, n - (ve - vs) + 2, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, NULL);
+    free(cut);
+    if (request != NULL) {
+        raw->s = line + vs;
+        raw->n = ve - vs;
+    }
+    return request;
+}
+
 /* The context of a case: its variables. */
-static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
+static tfx_context *case_context(json_t *seq, json_t *c, const raw_text *raw_vars,
+                                 json_t **answer)
 {
     json_t *vars = json_object_get(c, "variables");
     tfx_context *ctx = tfx_context_new();
@@ -370,8 +501,10 @@ static tfx_context *case_context(json_t *seq, json_t *c, json_t **answer)
         tfx_context_free(ctx);
         return NULL;
     }
-    text = json_dumps(vars, JSON_COMPACT);
-    if (text == NULL || tfx_context_set_typed_all(ctx, text, strlen(text), &error) != 0) {
+    text = raw_vars->s != NULL ? NULL : json_dumps(vars, JSON_COMPACT);
+    if ((raw_vars->s == NULL && text == NULL) ||
+        tfx_context_set_typed_all(ctx, raw_vars->s != NULL ? raw_vars->s : text,
+                                  raw_vars->s != NULL ? raw_vars->n : strlen(text), &error) != 0) {
         char *msg = NULL;
 
         if (error != NULL && (msg = malloc(strlen(error) + 32)) != NULL)
@@ -462,7 +595,8 @@ static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
 /* An eval request (and a convert request: the value then converted to the
  * case's convert_to type; a console request: evaluated as `terraform
  * console` does, with type()): the value, or the diagnostics. */
-static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console, char **value_text)
+static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console,
+                           const raw_text *raw_vars, char **value_text)
 {
     tfx_host *host;
     json_t *answer;
@@ -478,7 +612,7 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console, c
         tfx_source_free(src);
         return answer;
     }
-    ctx = case_context(seq, c, &answer);
+    ctx = case_context(seq, c, raw_vars, &answer);
     if (ctx == NULL) {
         tfx_source_free(src);
         return answer;
@@ -545,7 +679,7 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console, c
 }
 
 /* A run request's answer; an evaluated value's text in *value_text. */
-static json_t *answer_run(json_t *request, char **value_text)
+static json_t *answer_run(json_t *request, const raw_text *raw_vars, char **value_text)
 {
     json_t *seq = json_object_get(request, "seq");
     json_t *c = json_object_get(request, "case");
@@ -560,13 +694,13 @@ static json_t *answer_run(json_t *request, char **value_text)
     if (kind != NULL && strcmp(kind, "parse") == 0)
         return answer_parse(seq, c);
     if (kind == NULL || strcmp(kind, "eval") == 0)
-        return answer_eval(seq, c, false, false, value_text);
+        return answer_eval(seq, c, false, false, raw_vars, value_text);
     if (strcmp(kind, "refs") == 0)
         return answer_refs(seq, c);
     if (strcmp(kind, "convert") == 0)
-        return answer_eval(seq, c, true, false, value_text);
+        return answer_eval(seq, c, true, false, raw_vars, value_text);
     if (strcmp(kind, "console") == 0)
-        return answer_eval(seq, c, false, true, value_text);
+        return answer_eval(seq, c, false, true, raw_vars, value_text);
     answer = json_object();
     if (answer == NULL)
         return NULL;
@@ -585,12 +719,15 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     json_t *answer;
     const char *name;
     char *value_text = NULL;
+    raw_text raw_vars = {NULL, 0};
 
     *stop = 0;
     /* strings may hold U+0000 (a variable's value, an input):
      * JSON_ALLOW_NUL, and string values are read with their length
      * (conformance/README.md, "Text in requests and answers") */
     request = json_loadb(line, nbytes, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &error);
+    if (request == NULL)
+        request = load_cutting_variables(line, nbytes, &raw_vars);
     if (request == NULL)
         return finish(errored(NULL, "request is not valid JSON"), NULL);
     if (!json_is_object(request)) {
@@ -605,7 +742,7 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     else if (strcmp(name, "hello") == 0)
         answer = answer_hello(a);
     else if (strcmp(name, "run") == 0)
-        answer = answer_run(request, &value_text);
+        answer = answer_run(request, &raw_vars, &value_text);
     else if (strcmp(name, "stop") == 0) {
         *stop = 1;
         answer = NULL;

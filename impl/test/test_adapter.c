@@ -180,6 +180,20 @@ static void test_nul_in_request(void)
                         "{\"a\\u0000b\":\"number\"}],\"v\":{\"a\\u0000b\":{\"v\":\"1\"}}}}");
         tfx_free(text);
     }
+    {
+        /* the same key in the request's variables (jansson refuses it:
+         * the variables are cut out of the text and read by the library),
+         * after a string member holding JSON's punctuation */
+        static const char req[] = "{\"cmd\":\"run\",\"seq\":4,\"case\":{\"name\":\"x,}]{[\\\"\","
+                                  "\"variables\":{\"v\":{\"type\":[\"map\",\"number\"],"
+                                  "\"v\":{\"a\\u0000\":{\"v\":\"1\"}}}},"
+                                  "\"mode\":\"expression\",\"input\":\"keys(v)\"}}";
+        char *text = tfx_adapter_handle(a, req, strlen(req), &stop);
+
+        CHECK_STR(text, "{\"seq\":4,\"diagnostics\":[],\"value\":{\"type\":[\"list\",\"string\"],"
+                        "\"v\":[{\"v\":\"a\\u0000\"}]}}");
+        tfx_free(text);
+    }
     tfx_adapter_free(a);
 }
 
