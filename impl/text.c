@@ -449,9 +449,10 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
 char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n)
 {
     /* A simple case mapping turns a code point of k bytes into one of at
-     * most k + 1 bytes (U+023F, 2 bytes, to U+2C7E, 3 bytes), so twice
-     * the input always suffices. */
-    char *out = n > (SIZE_MAX - 1) / 2 ? NULL : tfx_arena_alloc(arena, 2 * n + 1);
+     * most k + 1 bytes (U+023F, 2 bytes, to U+2C7E, 3 bytes), and a byte
+     * that is not UTF-8 becomes U+FFFD's 3 bytes, so three times the input
+     * always suffices. */
+    char *out = n > (SIZE_MAX - 1) / 3 ? NULL : tfx_arena_alloc(arena, 3 * n + 1);
     const unsigned char *in = (const unsigned char *)s;
     size_t i = 0;
     size_t o = 0;
@@ -463,7 +464,12 @@ char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, s
         size_t len = tfx_text_decode(in + i, n - i, &cp);
 
         if (cp < 0) {
-            out[o++] = (char)in[i];
+            /* Go's strings.Map, which ToUpper and ToLower use for text
+             * that is not all ASCII (such a byte is not), writes U+FFFD
+             * for each such byte */
+            out[o++] = (char)0xEF;
+            out[o++] = (char)0xBF;
+            out[o++] = (char)0xBD;
         } else {
             utf8proc_int32_t mapped = upper ? utf8proc_toupper(cp) : utf8proc_tolower(cp);
 

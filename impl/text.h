@@ -59,8 +59,8 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
 
 /* s[0..n) with every code point mapped to its simple upper (or lower)
  * case, as Go's strings.ToUpper / strings.ToLower do (no special
- * casing, no locale); bytes that are not valid UTF-8 are kept as they
- * are.  NUL-terminated in `arena`, its length in *out_n; NULL when the
+ * casing, no locale); each byte that is not part of valid UTF-8 becomes
+ * U+FFFD, as Go's strings.Map writes it.  NUL-terminated in `arena`, its length in *out_n; NULL when the
  * arena refuses the memory.  Not normalised: callers apply NFC. */
 char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n);
 

@@ -54,6 +54,16 @@ static void test_text(tfx_ctx *ctx, void *unused)
     (void)ctx;
     (void)unused;
 
+    /* [fn.upper.map] a byte that is not UTF-8 becomes U+FFFD (ref, with
+     * OpenTofu's urldecode: base64encode(upper(urldecode("a%ff")))) */
+    {
+        size_t n = 0;
+        const char *u = tfx_text_map_case(C->arena, "a\xff\xc3", 3, true, &n);
+
+        CHECK(u != NULL && n == 7 && memcmp(u, "A\xef\xbf\xbd\xef\xbf\xbd", 7) == 0);
+        u = tfx_text_map_case(C->arena, "\xe2\x82", 2, false, &n);
+        CHECK(u != NULL && n == 6 && memcmp(u, "\xef\xbf\xbd\xef\xbf\xbd", 6) == 0);
+    }
     /* ref title("don't a—b a\u00a0b ǆx ß") */
     CHECK_STR(title("don't a\xe2\x80\x94" "b a\xc2\xa0" "b \xc7\x86x \xc3\x9f"),
               "Don'T A\xe2\x80\x94" "b A\xc2\xa0" "B \xc7\x85x \xc3\x9f");
