@@ -84,6 +84,11 @@ func hostMapIn(p string) string {
 	if h == nil || !filepath.IsAbs(p) {
 		return p
 	}
+	// already real (a $HOME rewritten by applyHost, which "~" expands to);
+	// with "cwd" "/" every absolute path would otherwise be rewritten twice
+	if p == h.realCwd || strings.HasPrefix(p, h.realCwd+"/") {
+		return p
+	}
 	if p == h.virtualCwd {
 		return h.realCwd
 	}
