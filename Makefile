@@ -238,14 +238,14 @@ C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) impl/test/testval.c $(TOOL_SRC) $(RU
 
 lint: lint-tidy lint-cppcheck lint-scan
 
-# One file per run: clang-tidy 14's va_list check misfires on the second
-# and later files of a run.
+# One file per run (clang-tidy 14's va_list check misfires on the second
+# and later files of a run), as many runs at a time as there are cores.
+LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 lint-tidy: | $(DEPS_OK)
-	$(Q)status=0; for f in $(C_SRC); do \
-	  out=$$(clang-tidy --quiet --warnings-as-errors='*' $$f -- $(STD) -Iimpl $(DEP_CFLAGS) 2>&1) \
-	    || { printf '%s\n' "$$out" | grep -v 'warnings generated'; status=1; }; \
-	done; \
-	if [ $$status = 0 ]; then echo "clang-tidy: no findings"; fi; exit $$status
+	$(Q)printf '%s\n' $(C_SRC) | xargs -P $(LINT_JOBS) -I{} sh -c \
+	  'out=$$(clang-tidy --quiet --warnings-as-errors="*" {} -- $(STD) -Iimpl $(DEP_CFLAGS) 2>&1) \
+	    || { printf "%s\n" "$$out" | grep -v "warnings generated"; exit 1; }' \
+	  && echo "clang-tidy: no findings"
 
 lint-cppcheck: | $(DEPS_OK)
 	cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,style,performance,portability \
@@ -270,6 +270,8 @@ lint-scan: | $(DEPS_OK)
 
 # ---------------------------------------------------------------------------
 
+# make check's fuzz-smoke: 30 s per harness (make fuzz-smoke alone: 60)
+check: FUZZ_SECONDS = 30
 check: all test install-test runner-test reference-test lexdiff numdiff corpus-lint conformance-reference conformance difftest-smoke regexdiff-smoke gzipdiff-smoke fuzz-replay fuzz-smoke asan lint
 	@echo "make check: all passed"
 

@@ -1614,9 +1614,10 @@ static const unsigned char *tx_decode(tfx_ctx *ctx, const tx_encoding *e, const 
     unsigned char *out;
     size_t k = 0, i = 0;
     int32_t table[256];
-    bool le = e->kind == TX_UTF16LE;
+    const tx_kind kind = e->kind; /* read once: the calls below cannot change it */
+    bool le = kind == TX_UTF16LE;
 
-    switch (e->kind) {
+    switch (kind) {
     case TX_SJIS:
         return sjis_decode(ctx, b, n, out_n);
     case TX_ICONV:
@@ -1639,13 +1640,13 @@ static const unsigned char *tx_decode(tfx_ctx *ctx, const tx_encoding *e, const 
     }
     tfx_ctx_check_string(ctx, n);
     out = tfx_ctx_alloc(ctx, 3 * n + 1);
-    if (e->kind == TX_UTF16 && n >= 2 && ((b[0] == 0xfe && b[1] == 0xff) || (b[0] == 0xff && b[1] == 0xfe))) {
+    if (kind == TX_UTF16 && n >= 2 && ((b[0] == 0xfe && b[1] == 0xff) || (b[0] == 0xff && b[1] == 0xfe))) {
         le = b[0] == 0xff;
         i = 2;
     }
     while (i < n) {
         tfx_ctx_step(ctx);
-        switch (e->kind) {
+        switch (kind) {
         case TX_ASCII:
             if (b[i] >= 0x80)
                 return NULL;
