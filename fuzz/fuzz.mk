@@ -161,7 +161,8 @@ FUZZ_SMOKE_TARGETS := $(FUZZ_HARNESSES:%=fuzz-smoke-%)
 
 fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_SEEDS_OK)
 	@echo "fuzz-smoke: $(words $(FUZZ_HARNESSES)) harnesses, $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
-	$(Q)status=0; $(MAKE) --no-print-directory -k -j$(FUZZ_JOBS) $(FUZZ_SMOKE_TARGETS) || status=$$?; \
+	$(Q)status=0; $(MAKE) --no-print-directory -k -j$(FUZZ_JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  $(FUZZ_SMOKE_TARGETS) || status=$$?; \
 	  echo "fuzz-smoke: the last status line of each harness (logs in $(FUZZ_DIR)/logs/):"; \
 	  for h in $(FUZZ_HARNESSES); do \
 	    printf '  %-20s %s\n' "$$h" "$$(grep -E '^#[0-9]+' $(FUZZ_DIR)/logs/$$h.log | tail -1)"; \

@@ -325,8 +325,12 @@ static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
             return false;
         }
     }
-    if (ndigits == 0 || (ULONG_MAX < UINT64_MAX && nfrac > 13))   /* 5^13 < 2^32 */
+    if (ndigits == 0)
         return false;
+#if ULONG_MAX < UINT64_MAX
+    if (nfrac > 13) /* 5^nfrac must fit an unsigned long: 5^13 < 2^32 */
+        return false;
+#endif
     mpfr_set_uj(r, m, MPFR_RNDN);                  /* exact: 64 bits of 512 */
     if (nfrac > 0) {
         unsigned long pow5k = 1;
