@@ -9,6 +9,9 @@
  */
 #include "func.h"
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -302,7 +305,7 @@ static const tfx_function *table_lookup(const tfx_builtin *table, const char *na
     return NULL;
 }
 
-const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
+const tfx_function *tfx_func_builtin_general(const char *name, size_t nbytes)
 {
     size_t i;
 
@@ -313,6 +316,157 @@ const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
             return fn;
     }
     return NULL;
+}
+
+const tfx_function *tfx_func_builtin_opentofu_general(const char *name, size_t nbytes)
+{
+    const tfx_function *fn = tfx_func_builtin_general(name, nbytes);
+
+    return fn != NULL ? fn : table_lookup(tfx_builtins_opentofu, name, nbytes);
+}
+
+/* ---- The name index: a fast path of the lookups above ----
+ *
+ * [call.lookup] [flavor.table] A call names its function on every
+ * evaluation, and the lookup above counts and searches 16 tables (a
+ * strlen per probe) for it: ~2,400 instructions a call.  The index is
+ * every name of the tables (and, for OpenTofu's table, of
+ * tfx_builtins_opentofu after them) with its length, in one array sorted
+ * the way the tables are (bytes, then length), made once per process.
+ * It gives the general path's answer: it holds exactly the tables'
+ * names; where two tables held one name the general path takes the
+ * earlier table, and so does the index (a stable sort keeps the first of
+ * equal names, the later ones are dropped); a name in no table is found
+ * in neither.  test_eval_funcs compares both on every name and on random
+ * ones.
+ *
+ * The first lookup builds it; the state word makes that safe when
+ * several threads look up at once: one thread wins 0 -> 1 and builds,
+ * the others take the general path until it reads 2 (release/acquire).
+ * Nothing is allocated (a fixed array; more names than it holds leave
+ * the state at 3 and every lookup on the general path). */
+enum { INDEX_MAX = 512, INDEX_NONE = 0, INDEX_BUILDING = 1, INDEX_READY = 2, INDEX_UNUSABLE = 3 };
+
+typedef struct {
+    const char *name;
+    size_t nbytes;
+    size_t seq;            /* the place in the tables, for a stable sort */
+    const tfx_function *fn;
+} index_entry;
+
+typedef struct {
+    atomic_int state;
+    size_t n;
+    index_entry e[INDEX_MAX];
+} name_index;
+
+static name_index terraform_index;
+static name_index opentofu_index;
+
+/* The tables' order: bytes, then the shorter first. */
+static int name_cmp(const char *a, size_t na, const char *b, size_t nb)
+{
+    int c = memcmp(a, b, na < nb ? na : nb);
+
+    if (c != 0)
+        return c;
+    return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+    const index_entry *a = pa, *b = pb;
+    int c = name_cmp(a->name, a->nbytes, b->name, b->nbytes);
+
+    if (c != 0)
+        return c;
+    return a->seq < b->seq ? -1 : a->seq > b->seq ? 1 : 0;
+}
+
+/* Adds a table's names; false when the index is full. */
+static bool index_add(name_index *ix, const tfx_builtin *table)
+{
+    size_t j;
+
+    for (j = 0; table[j].name != NULL; j++) {
+        index_entry *e;
+
+        if (ix->n == INDEX_MAX)
+            return false;
+        e = &ix->e[ix->n];
+        e->name = table[j].name;
+        e->nbytes = strlen(table[j].name);
+        e->seq = ix->n;
+        e->fn = table[j].fn;
+        ix->n++;
+    }
+    return true;
+}
+
+/* Fills ix from the tables (and extra after them unless NULL); false
+ * when they do not fit. */
+static bool index_fill(name_index *ix, const tfx_builtin *extra)
+{
+    size_t i, out;
+
+    ix->n = 0;
+    for (i = 0; i < TFX_COUNTOF(tables); i++)
+        if (!index_add(ix, tables[i]))
+            return false;
+    if (extra != NULL && !index_add(ix, extra))
+        return false;
+    qsort(ix->e, ix->n, sizeof(ix->e[0]), entry_cmp);
+    for (i = 0, out = 0; i < ix->n; i++)
+        if (out == 0
+            || name_cmp(ix->e[out - 1].name, ix->e[out - 1].nbytes, ix->e[i].name,
+                        ix->e[i].nbytes)
+                   != 0)
+            ix->e[out++] = ix->e[i];
+    ix->n = out;
+    return true;
+}
+
+/* The index, built on first use; NULL while another thread builds it or
+ * when it cannot hold the names. */
+static const name_index *index_ready(name_index *ix, const tfx_builtin *extra)
+{
+    int state = atomic_load_explicit(&ix->state, memory_order_acquire);
+
+    if (state == INDEX_READY)
+        return ix;
+    if (state != INDEX_NONE
+        || !atomic_compare_exchange_strong_explicit(&ix->state, &state, INDEX_BUILDING,
+                                                    memory_order_acq_rel, memory_order_acquire))
+        return NULL;
+    state = index_fill(ix, extra) ? INDEX_READY : INDEX_UNUSABLE;
+    atomic_store_explicit(&ix->state, state, memory_order_release);
+    return state == INDEX_READY ? ix : NULL;
+}
+
+/* Binary search of the index. */
+static const tfx_function *index_lookup(const name_index *ix, const char *name, size_t nbytes)
+{
+    size_t lo = 0, hi = ix->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = name_cmp(ix->e[mid].name, ix->e[mid].nbytes, name, nbytes);
+
+        if (c == 0)
+            return ix->e[mid].fn;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const tfx_function *tfx_func_builtin(const char *name, size_t nbytes)
+{
+    const name_index *ix = index_ready(&terraform_index, NULL);
+
+    return ix != NULL ? index_lookup(ix, name, nbytes) : tfx_func_builtin_general(name, nbytes);
 }
 
 const char *tfx_func_builtin_name(size_t i)
@@ -335,9 +489,10 @@ const char *tfx_func_builtin_name(size_t i)
  * functions (funcs_opentofu.c). */
 const tfx_function *tfx_func_builtin_opentofu(const char *name, size_t nbytes)
 {
-    const tfx_function *fn = tfx_func_builtin(name, nbytes);
+    const name_index *ix = index_ready(&opentofu_index, tfx_builtins_opentofu);
 
-    return fn != NULL ? fn : table_lookup(tfx_builtins_opentofu, name, nbytes);
+    return ix != NULL ? index_lookup(ix, name, nbytes)
+                      : tfx_func_builtin_opentofu_general(name, nbytes);
 }
 
 const char *tfx_func_opentofu_only_name(size_t i)

@@ -101,6 +101,10 @@ typedef struct {
 /* The built-in function named name[0..nbytes), or NULL. */
 const tfx_function *tfx_func_builtin(const char *name, size_t nbytes);
 
+/* The same by the general path, the tables searched one by one (for
+ * tests of tfx_func_builtin's index: the same answer for every name). */
+const tfx_function *tfx_func_builtin_general(const char *name, size_t nbytes);
+
 /* The name of built-in function i, for i from 0 up; NULL when i is the
  * number of built-in functions or more.  The order is not alphabetical. */
 const char *tfx_func_builtin_name(size_t i);
@@ -109,6 +113,7 @@ const char *tfx_func_builtin_name(size_t i);
  * then OpenTofu's own (base64gunzip, cidrcontains, urldecode). */
 const tfx_function *tfx_func_builtin_opentofu(const char *name, size_t nbytes);
 const char *tfx_func_builtin_opentofu_name(size_t i);
+const tfx_function *tfx_func_builtin_opentofu_general(const char *name, size_t nbytes);
 /* The name of OpenTofu's own function i (those only its table has), for
  * i from 0 up; NULL past the last. */
 const char *tfx_func_opentofu_only_name(size_t i);
