@@ -770,47 +770,54 @@ static const tfx_value *operand(tfx_ev *ev, const tfx_node *whole, const tfx_nod
     return c;
 }
 
-/* Whether a call of the operator function fn with args[0..nargs) may
- * skip the generic machinery (tfx_ev_operator_call): fn has fixed arity
- * and a static result type, and every argument is known, not null,
- * unmarked and of exactly its parameter's type, a number or a bool. */
-static bool operator_direct_ok(const tfx_function *fn, const tfx_value *const *args,
-                               size_t nargs)
+/* Whether a call of the function fn with args[0..nargs) may skip the
+ * generic machinery (tfx_ev_func_call): fn has a static result type and
+ * takes that many arguments, and every argument is for an ordinary value
+ * parameter and is known, not null, unmarked and a string, number or bool
+ * of exactly its parameter's type or for a parameter of any type. */
+static bool direct_call_ok(const tfx_function *fn, const tfx_value *const *args, size_t nargs)
 {
     size_t i;
 
-    if (fn->varparam != NULL || fn->type != NULL || nargs != fn->nparams)
+    if (fn->type != NULL || nargs < fn->nparams || (fn->varparam == NULL && nargs > fn->nparams))
         return false;
     for (i = 0; i < nargs; i++) {
-        const tfx_param *p = &fn->params[i];
+        const tfx_param *p = i < fn->nparams ? &fn->params[i] : fn->varparam;
         const tfx_value *v = args[i];
+        tfx_type_kind k = v->type->kind;
 
         if (p->kind != TFX_PARAM_VALUE || !tfx_value_is_known(v) || tfx_value_is_marked(v)
-            || v->type != p->type
-            || (p->type->kind != TFX_TYPE_NUMBER && p->type->kind != TFX_TYPE_BOOL))
+            || (k != TFX_TYPE_STRING && k != TFX_TYPE_NUMBER && k != TFX_TYPE_BOOL)
+            || (v->type != p->type && p->type->kind != TFX_TYPE_DYNAMIC))
             return false;
     }
     return true;
 }
 
-/* [call.machinery] [op.*] The call of an operator's function, as
- * tfx_func_call makes it, without its generic steps when they change
- * nothing (operator_direct_ok): with arguments of fn's arity, each known,
- * not null, unmarked and of its parameter's own primitive type,
- * tfx_func_call's result type is fn->ret_type (no count error, no null,
- * dynamic or conformance error, no type function), and its argument loop
- * ends no call early (nothing unknown) and unmarks nothing (a number or a
- * bool has no marks inside), so what is left is the one step, the
- * implementation with those arguments and the result type, and the check
- * of the result's type; test_eval compares both on random operands. */
-const tfx_value *tfx_ev_operator_call(tfx_ctx *ctx, const tfx_function *fn,
-                                      const tfx_value *const *args, size_t nargs,
-                                      tfx_func_error *err)
+/* [call.machinery] [op.*] [call.return-type] The call of an operator's
+ * or a built-in function, as tfx_func_call makes it, without its generic
+ * steps when they change nothing (direct_call_ok).  With as many
+ * arguments as fn takes, each known, not null, unmarked and a primitive
+ * value of its parameter's own type or for a parameter of any type,
+ * tfx_func_call's result type is fn->ret_type: no count error; no null
+ * error (nothing is null); nothing to unmark for the type rules (a
+ * primitive value holds no marks inside, and it has none on top); no
+ * dynamic argument; each conforms (equal types, or a parameter of any
+ * type); no type function.  Its argument loop ends no call early (nothing
+ * is unknown) and unmarks nothing, so no marks go on the result.  What is
+ * left is the one step, the implementation with those arguments and the
+ * result type, and the check of the result's type.  The allow_* flags of
+ * the parameters matter only for null, unknown, dynamic or marked
+ * arguments, which take the general path.  test_eval_ops compares both
+ * on random arguments of every operator and built-in function. */
+const tfx_value *tfx_ev_func_call(tfx_ctx *ctx, const tfx_function *fn,
+                                  const tfx_value *const *args, size_t nargs,
+                                  tfx_func_error *err)
 {
     const tfx_value *r;
     const char *msg;
 
-    if (!operator_direct_ok(fn, args, nargs))
+    if (!direct_call_ok(fn, args, nargs))
         return tfx_func_call(ctx, fn, args, nargs, err);
     tfx_ctx_step(ctx);
     err->arg = -1;
@@ -846,7 +853,7 @@ static const tfx_value *operate(tfx_ev *ev, const tfx_node *n, const tfx_functio
     if (tfx_ev_failed_since(ev, mark))
         return tfx_value_unknown(ev->ctx, rt);
     memset(&err, 0, sizeof(err));
-    r = tfx_ev_operator_call(ev->ctx, fn, args, nargs, &err);
+    r = tfx_ev_func_call(ev->ctx, fn, args, nargs, &err);
     if (r == NULL) {
         tfx_ev_error(ev, TFX_CAT_OPERATION_FAILED, "Operation failed", &n->range, NULL,
                      "Error during operation: %s.",
@@ -1530,10 +1537,10 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
         }
     }
 
-    fname = tfx_ev_quote(ev, n->as.call.name, n->as.call.nname);
     if (nargs < fn->nparams) {
         const tfx_param *missing = &fn->params[nargs];
 
+        fname = tfx_ev_quote(ev, n->as.call.name, n->as.call.nname);
         tfx_ev_error(ev, TFX_CAT_ARITY, "Not enough function arguments", &n->as.call.close_range,
                      &n->range, "Function %s expects%s %zu argument(s). Missing value for %s.",
                      fname, fn->varparam != NULL ? " at least" : "", fn->nparams,
@@ -1541,6 +1548,7 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
         return dynamic_unknown();
     }
     if (fn->varparam == NULL && nargs > fn->nparams) {
+        fname = tfx_ev_quote(ev, n->as.call.name, n->as.call.nname);
         tfx_ev_error(ev, TFX_CAT_ARITY, "Too many function arguments", &args[fn->nparams].start,
                      &n->range, "Function %s expects only %zu argument(s).", fname, fn->nparams);
         return dynamic_unknown();
@@ -1581,7 +1589,7 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
         return dynamic_unknown();
 
     memset(&err, 0, sizeof(err));
-    result = tfx_func_call(ctx, fn, vals, nargs, &err);
+    result = tfx_ev_func_call(ctx, fn, vals, nargs, &err);
     if (result == NULL) {
         call_error(ev, n, fn, args, nargs, &err);
         return dynamic_unknown();

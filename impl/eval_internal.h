@@ -35,11 +35,12 @@ typedef struct {
  * appended to ev->diags.  Counts a step and a level of depth. */
 const tfx_value *tfx_ev_node(tfx_ev *ev, const tfx_node *n, const tfx_env *env);
 
-/* tfx_func_call of an operator function, straight to its implementation
- * when the arguments leave the generic steps nothing to do (eval.c). */
-const tfx_value *tfx_ev_operator_call(tfx_ctx *ctx, const tfx_function *fn,
-                                      const tfx_value *const *args, size_t nargs,
-                                      tfx_func_error *err);
+/* tfx_func_call of an operator or built-in function, straight to its
+ * implementation when the arguments leave the generic steps nothing to do
+ * (eval.c). */
+const tfx_value *tfx_ev_func_call(tfx_ctx *ctx, const tfx_function *fn,
+                                  const tfx_value *const *args, size_t nargs,
+                                  tfx_func_error *err);
 
 /* Appends an error to ev->diags (failing the evaluation if the memory for
  * it is refused, so that "an error was reported" can be told from the

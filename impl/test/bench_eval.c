@@ -5,6 +5,9 @@
  * second and prints one JSON line {"file", "bytes", "seconds_per_eval",
  * "mb_per_s"}, as tools/bench/go-eval-bench does for upstream.  A
  * benchmark tool, not installed.
+ *
+ * With BENCH_EVAL_RUNS=N in the environment it runs each file N times
+ * after the first run instead of timing for a second (for callgrind).
  */
 #include <malloc.h>
 #include <stdio.h>
@@ -58,6 +61,8 @@ static int run(const char *path, const char *src, size_t n, const tfx_context *c
 int main(int argc, char **argv)
 {
     double min_time = 1.0;
+    const char *fixed = getenv("BENCH_EVAL_RUNS");
+    int nfixed = fixed != NULL ? atoi(fixed) : -1;
     int i;
 
     /* Steady state of a process that evaluates again and again (as in
@@ -92,11 +97,11 @@ int main(int argc, char **argv)
             return 1;
         }
         begin = now();
-        while (now() - begin < min_time || runs < 3) {
+        while (nfixed >= 0 ? runs < nfixed : now() - begin < min_time || runs < 3) {
             run(argv[i], src, n, ctx);
             runs++;
         }
-        per = (now() - begin) / runs;
+        per = (now() - begin) / (runs > 0 ? runs : 1);
         printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,\"seconds_per_eval\":%.9f}\n",
                n, argv[i], (double)n / per / 1e6, per);
         tfx_context_free(ctx);

@@ -1,10 +1,13 @@
 /*
- * test_eval_ops.c — the operators' direct call (eval.c's
- * tfx_ev_operator_call) against the generic machinery (tfx_func_call) on
- * random operands [call.machinery] [op.*]: the same outcome and the same
- * number of evaluation steps for every operator function.
+ * test_eval_ops.c — the direct call of operator and built-in functions
+ * (eval.c's tfx_ev_func_call) against the generic machinery
+ * (tfx_func_call) on random operands [call.machinery] [op.*]: the same
+ * outcome and the same number of evaluation steps for every operator
+ * function and every deterministic built-in function of ordinary value
+ * parameters.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,7 +51,7 @@ static const tfx_value *random_number(void)
 
 /* An operand for a parameter of type t: mostly a known, unmarked value of
  * t; now and then marked, unknown, null, of type dynamic or of the other
- * primitive type, so that both paths of tfx_ev_operator_call are taken. */
+ * primitive type, so that both paths of tfx_ev_func_call are taken. */
 static const tfx_value *random_operand(const tfx_type *t)
 {
     const tfx_type *want = t->kind == TFX_TYPE_DYNAMIC ? (rng() % 2 ? TNUM : TBOOL) : t;
@@ -105,7 +108,7 @@ static void body(tfx_ctx *ctx, void *unused)
             r1 = tfx_func_call(ctx, f, args, f->nparams, &e1);
             steps1 = ctx->steps - steps;
             steps = ctx->steps;
-            r2 = tfx_ev_operator_call(ctx, f, args, f->nparams, &e2);
+            r2 = tfx_ev_func_call(ctx, f, args, f->nparams, &e2);
             steps2 = ctx->steps - steps;
             o1 = outcome(r1, &e1);
             o2 = outcome(r2, &e2);
@@ -118,9 +121,128 @@ static void body(tfx_ctx *ctx, void *unused)
     }
 }
 
+/* An argument for a built-in function's parameter: a small number, a
+ * short string (ASCII, non-ASCII, digits, a bool's text, JSON) or a bool,
+ * now and then marked, unknown, null or of type dynamic. */
+static const tfx_value *random_argument(void)
+{
+    static const char *const strings[] = {
+        "", "a", "abc", "Hello, World", "caf\xc3\xa9", "\xe2\x82\xac" "5", "12", "-3.5", "true",
+        "false", "a,b,c", "[1,2]", "{\"a\":1}", "  x  ", "10.0.0.0/8", "YWJj", "%s-%d", "AbC",
+        "2024-01-02T03:04:05Z", "a\nb",
+    };
+    static const char *const numbers[] = {"0", "-0", "1", "2.5", "0.1", "-7", "3", "16", "64"};
+    const tfx_value *v;
+
+    switch (rng() % 3) {
+    case 0:
+        v = S(strings[rng() % (sizeof(strings) / sizeof(strings[0]))]);
+        break;
+    case 1:
+        v = N(numbers[rng() % (sizeof(numbers) / sizeof(numbers[0]))]);
+        break;
+    default:
+        v = B(rng() % 2 == 0);
+        break;
+    }
+    switch (rng() % 16) {
+    case 0:
+        return SENS(v);
+    case 1:
+        return UNK(v->type);
+    case 2:
+        return NUL(v->type);
+    case 3:
+        return UNK(TDYN);
+    default:
+        return v;
+    }
+}
+
+static const tfx_function *builtin_under_test;
+
+/* Whether the built-in f is called the same both ways: not those whose
+ * result changes from call to call (the clock, random bytes) and not
+ * those of expression or type parameters (which no call of them passes
+ * directly). */
+static bool comparable(const tfx_function *f)
+{
+    static const char *const unstable[] = {"bcrypt", "plantimestamp", "timestamp", "uuid"};
+    size_t i;
+
+    for (i = 0; i < sizeof(unstable) / sizeof(unstable[0]); i++)
+        if (strcmp(f->name, unstable[i]) == 0)
+            return false;
+    for (i = 0; i < f->nparams; i++)
+        if (f->params[i].kind != TFX_PARAM_VALUE)
+            return false;
+    return f->varparam == NULL || f->varparam->kind == TFX_PARAM_VALUE;
+}
+
+/* One built-in function on random arguments, both ways (a context of
+ * its own for each function keeps the arena small). */
+static void builtin_body(tfx_ctx *ctx, void *unused)
+{
+    const tfx_function *f = builtin_under_test;
+    int i;
+
+    (void)unused;
+    for (i = 0; i < 300; i++) {
+        const tfx_value *args[8];
+        size_t n = f->nparams + (f->varparam != NULL ? (size_t)(rng() % 3) : 0);
+        tfx_func_error e1;
+        tfx_func_error e2;
+        const tfx_value *r1;
+        const tfx_value *r2;
+        const char *o1;
+        const char *o2;
+        size_t steps;
+        size_t steps1;
+        size_t steps2;
+        size_t k;
+
+        if (n > 8)
+            return;
+        for (k = 0; k < n; k++)
+            args[k] = random_argument();
+        memset(&e1, 0, sizeof e1);
+        memset(&e2, 0, sizeof e2);
+        steps = ctx->steps;
+        r1 = tfx_func_call(ctx, f, args, n, &e1);
+        steps1 = ctx->steps - steps;
+        steps = ctx->steps;
+        r2 = tfx_ev_func_call(ctx, f, args, n, &e2);
+        steps2 = ctx->steps - steps;
+        o1 = outcome(r1, &e1);
+        o2 = outcome(r2, &e2);
+        total++;
+        if (strcmp(o1, o2) == 0 && steps1 == steps2 && e1.arg == e2.arg)
+            same++;
+        else
+            fprintf(stderr, "%s: %s against %s\n", f->name, o1, o2);
+    }
+}
+
 int main(void)
 {
+    const char *name;
+    size_t i;
+    int functions = 0;
+
     CHECK(run("operators", body));
+    CHECK(total > 0 && same == total);
+    for (i = 0; (name = tfx_func_builtin_opentofu_name(i)) != NULL; i++) {
+        const tfx_function *f = tfx_func_builtin_opentofu(name, strlen(name));
+
+        if (f == NULL || !comparable(f))
+            continue;
+        builtin_under_test = f;
+        CHECK(run(name, builtin_body));
+        functions++;
+    }
+    printf("test_eval_ops: %d built-in functions, %d calls compared, %d the same\n", functions,
+           total, same);
+    CHECK(functions > 100);
     CHECK(total > 0 && same == total);
     return check_report("test_eval_ops");
 }
