@@ -16,48 +16,7 @@
 #include "common.h"
 #include "funcs_internal.h"
 #include "render.h"
-
-static tfx_ctx *C;
-
-static const tfx_value *S(const char *s)
-{
-    return tfx_value_string(C, s, strlen(s));
-}
-
-static const tfx_value *N(const char *text)
-{
-    const tfx_num *n = NULL;
-
-    if (tfx_num_parse_n(C->arena, text, strlen(text), &n) != TFX_NUM_OK) {
-        fprintf(stderr, "cannot parse %s\n", text);
-        exit(2);
-    }
-    return tfx_value_number(C, n);
-}
-
-/* The call's value in debug notation, or "arg N: message" / "error:
- * message". */
-static const char *call(const char *name, size_t n, const tfx_value *const *args)
-{
-    const tfx_function *f = tfx_func_builtin(name, strlen(name));
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *r;
-
-    if (f == NULL)
-        return "no such function";
-    r = tfx_func_call(C, f, args, n, &err);
-    if (r != NULL) {
-        const char *text = tfx_render_debug(C, r);
-        size_t len = strlen(text);
-
-        if (len > 10 && strcmp(text + len - 10, " :: string") == 0)
-            return tfx_ctx_strndup(C, text, len - 10);
-        return text;
-    }
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
-}
+#include "testval.h"
 
 static const char *host(const char *prefix, const char *num)
 {
@@ -65,7 +24,7 @@ static const char *host(const char *prefix, const char *num)
 
     a[0] = S(prefix);
     a[1] = N(num);
-    return call("cidrhost", 2, a);
+    return bare(call_args("cidrhost", 2, a));
 }
 
 static const char *netmask(const char *prefix)
@@ -73,7 +32,7 @@ static const char *netmask(const char *prefix)
     const tfx_value *a[1];
 
     a[0] = S(prefix);
-    return call("cidrnetmask", 1, a);
+    return bare(call_args("cidrnetmask", 1, a));
 }
 
 static const char *subnet(const char *prefix, const char *bits, const char *num)
@@ -83,7 +42,7 @@ static const char *subnet(const char *prefix, const char *bits, const char *num)
     a[0] = S(prefix);
     a[1] = N(bits);
     a[2] = N(num);
-    return call("cidrsubnet", 3, a);
+    return bare(call_args("cidrsubnet", 3, a));
 }
 
 static const char *subnets(const char *prefix, const char *b1, const char *b2, const char *b3)
@@ -98,7 +57,7 @@ static const char *subnets(const char *prefix, const char *b1, const char *b2, c
         a[n++] = N(b2);
     if (b3 != NULL)
         a[n++] = N(b3);
-    return call("cidrsubnets", n, a);
+    return bare(call_args("cidrsubnets", n, a));
 }
 
 #define PANIC "error: panic in function implementation: runtime error: "
@@ -299,24 +258,6 @@ static void test_sweep(tfx_ctx *ctx, void *unused)
         }
     }
     CHECK_STR(netmask("1.2.3.4/17"), "\"255.255.128.0\"");
-}
-
-static bool run(const char *name, void (*test)(tfx_ctx *, void *))
-{
-    tfx_ctx ctx;
-    bool ok;
-
-    if (!tfx_ctx_init(&ctx, NULL)) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    C = &ctx;
-    ok = tfx_ctx_try(&ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
-    tfx_ctx_free(&ctx);
-    C = NULL;
-    return ok;
 }
 
 int main(void)

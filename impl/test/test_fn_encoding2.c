@@ -16,49 +16,23 @@
 #include "common.h"
 #include "funcs_internal.h"
 #include "render.h"
+#include "testval.h"
 
-static tfx_ctx *C;
-
-static const tfx_value *S(const char *s)
+/* The outcome of name called with a (and b when n is 2); a string without
+ * its " :: string". */
+static const char *scall(const char *name, size_t n, const tfx_value *a, const tfx_value *b)
 {
-    return tfx_value_string(C, s, strlen(s));
-}
-
-/* The call's value in debug notation (a string without its " :: string"),
- * or "arg N: message" / "error: message". */
-static const char *call(const char *name, size_t n, const tfx_value *a, const tfx_value *b)
-{
-    const tfx_function *f = tfx_func_builtin(name, strlen(name));
-    const tfx_value *args[2];
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *r;
-
-    args[0] = a;
-    args[1] = b;
-    if (f == NULL)
-        return "no such function";
-    r = tfx_func_call(C, f, args, n, &err);
-    if (r != NULL) {
-        const char *text = tfx_render_debug(C, r);
-        size_t len = strlen(text);
-
-        if (len > 10 && strcmp(text + len - 10, " :: string") == 0)
-            return tfx_ctx_strndup(C, text, len - 10);
-        return text;
-    }
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
+    return bare(call(name, n, a, b));
 }
 
 static const char *enc(const char *s, const char *encoding)
 {
-    return call("textencodebase64", 2, S(s), S(encoding));
+    return scall("textencodebase64", 2, S(s), S(encoding));
 }
 
 static const char *dec(const char *s, const char *encoding)
 {
-    return call("textdecodebase64", 2, S(s), S(encoding));
+    return scall("textdecodebase64", 2, S(s), S(encoding));
 }
 
 #define BAD64 "arg 0: the given value has an invalid base64 symbol at offset "
@@ -90,24 +64,24 @@ static void test_base64_url(tfx_ctx *ctx, void *unused)
 
     (void)unused;
     C = ctx;
-    CHECK_STR(call("base64encode", 1, S("Hello, World!"), NULL), "\"SGVsbG8sIFdvcmxkIQ==\"");
-    CHECK_STR(call("base64encode", 1, S(""), NULL), "\"\"");
-    CHECK_STR(call("base64decode", 1, S("SGk=\n"), NULL), "\"Hi\"");
-    CHECK_STR(call("base64decode", 1, S("SGk"), NULL),
+    CHECK_STR(scall("base64encode", 1, S("Hello, World!"), NULL), "\"SGVsbG8sIFdvcmxkIQ==\"");
+    CHECK_STR(scall("base64encode", 1, S(""), NULL), "\"\"");
+    CHECK_STR(scall("base64decode", 1, S("SGk=\n"), NULL), "\"Hi\"");
+    CHECK_STR(scall("base64decode", 1, S("SGk"), NULL),
               "error: failed to decode base64 data \"SGk\"");
-    CHECK_STR(call("base64decode", 1, S("\t"), NULL),
+    CHECK_STR(scall("base64decode", 1, S("\t"), NULL),
               "error: failed to decode base64 data \"\\t\"");
-    CHECK_STR(call("base64decode", 1, S("/w=="), NULL),
+    CHECK_STR(scall("base64decode", 1, S("/w=="), NULL),
               "error: the result of decoding the provided string is not valid UTF-8");
     secret = tfx_value_mark(C, S("!!!"), tfx_marks_one(C, "sensitive", 9));
-    CHECK_STR(call("base64decode", 1, secret, NULL),
+    CHECK_STR(scall("base64decode", 1, secret, NULL),
               "error: failed to decode base64 data (sensitive value)");
     secret = tfx_value_mark(C, S("Zm9v"), tfx_marks_one(C, "sensitive", 9));
-    CHECK(strstr(call("base64decode", 1, secret, NULL), "foo") != NULL);
-    CHECK(strstr(call("base64decode", 1, secret, NULL), "sensitive") != NULL);
-    CHECK_STR(call("urlencode", 1, S("!*'();:@&=+$,/?#[] ~-._"), NULL),
+    CHECK(strstr(scall("base64decode", 1, secret, NULL), "foo") != NULL);
+    CHECK(strstr(scall("base64decode", 1, secret, NULL), "sensitive") != NULL);
+    CHECK_STR(scall("urlencode", 1, S("!*'();:@&=+$,/?#[] ~-._"), NULL),
               "\"%21%2A%27%28%29%3B%3A%40%26%3D%2B%24%2C%2F%3F%23%5B%5D+~-._\"");
-    CHECK_STR(call("urlencode", 1, S("h\xc3\xa9"), NULL), "\"h%C3%A9\"");
+    CHECK_STR(scall("urlencode", 1, S("h\xc3\xa9"), NULL), "\"h%C3%A9\"");
 }
 
 /* [fn.textencoding.names] */
@@ -241,7 +215,7 @@ static void test_roundtrip(tfx_ctx *ctx, void *unused)
             if (text == NULL)
                 continue;
             defined++;
-            back = call("textencodebase64", 2, text, args[1]);
+            back = scall("textencodebase64", 2, text, args[1]);
             CHECK_STR(back, tfx_ctx_printf(C, "\"%s\"", in));
         }
     }
@@ -260,31 +234,12 @@ static void url_too_long(tfx_ctx *ctx, void *unused)
 {
     (void)unused;
     C = ctx;
-    (void)call("urlencode", 1, S("//////////////"), NULL);
-}
-
-static bool run(const char *name, void (*test)(tfx_ctx *, void *))
-{
-    tfx_ctx ctx;
-    bool ok;
-
-    if (!tfx_ctx_init(&ctx, NULL)) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    C = &ctx;
-    ok = tfx_ctx_try(&ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
-    tfx_ctx_free(&ctx);
-    C = NULL;
-    return ok;
+    (void)scall("urlencode", 1, S("//////////////"), NULL);
 }
 
 int main(void)
 {
     tfx_ctx_limits limits;
-    tfx_ctx small;
 
     CHECK(run("base64 offsets", test_base64_offsets));
     CHECK(run("base64 and url", test_base64_url));
@@ -296,14 +251,7 @@ int main(void)
 
     tfx_ctx_limits_init(&limits);
     limits.max_string_bytes = 30;
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, encode_too_long, NULL));
-    CHECK_STR(small.fail_summary, "String length limit exceeded");
-    tfx_ctx_free(&small);
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, url_too_long, NULL));
-    CHECK_STR(small.fail_summary, "String length limit exceeded");
-    tfx_ctx_free(&small);
-    C = NULL;
+    CHECK_STR(run_limited(&limits, encode_too_long, NULL), "String length limit exceeded");
+    CHECK_STR(run_limited(&limits, url_too_long, NULL), "String length limit exceeded");
     return check_report("test_fn_encoding2");
 }

@@ -20,31 +20,7 @@
 #include "deflate.h"
 #include "funcs_internal.h"
 #include "render.h"
-
-static tfx_ctx *C;
-
-static const char *call1(const tfx_value *arg)
-{
-    const tfx_function *f = tfx_func_builtin("base64gzip", strlen("base64gzip"));
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *args[1];
-    const tfx_value *r;
-
-    args[0] = arg;
-    if (f == NULL)
-        return "no such function";
-    r = tfx_func_call(C, f, args, 1, &err);
-    if (r != NULL)
-        return tfx_render_debug(C, r);
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
-}
-
-static const tfx_value *S(const char *s, size_t n)
-{
-    return tfx_value_string(C, s, n);
-}
+#include "testval.h"
 
 /* ---- Fixed vectors from Go ---- */
 
@@ -248,25 +224,25 @@ static void test_function(tfx_ctx *ctx, void *arg)
 {
     const tfx_value *u = tfx_value_unknown(ctx, &tfx_type_str);
     const tfx_value *secret =
-        tfx_value_mark(ctx, S("hello world", 11), tfx_marks_one(ctx, "sensitive", 9));
+        tfx_value_mark(ctx, SN("hello world", 11), tfx_marks_one(ctx, "sensitive", 9));
 
     TFX_UNUSED(arg);
     /* [fn.base64gzip] */
-    CHECK_STR(call1(S("hello world", 11)),
+    CHECK_STR(call("base64gzip", 1, SN("hello world", 11)),
               "\"H4sIAAAAAAAA/8pIzcnJVyjPL8pJAQAAAP//AQAA//+FEUoNCwAAAA==\" :: string");
     /* the UTF-8 bytes: "héllo 日本" */
-    CHECK_STR(call1(S("h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac", 13)),
+    CHECK_STR(call("base64gzip", 1, SN("h\xc3\xa9llo \xe6\x97\xa5\xe6\x9c\xac", 13)),
               "\"H4sIAAAAAAAA/8o4vDInJ1/h2fSlz+asAQAAAP//AQAA//82sAE3DQAAAA==\" :: string");
     /* [fn.base64gzip.params] */
-    CHECK_STR(call1(tfx_value_null(ctx, &tfx_type_str)),
+    CHECK_STR(call("base64gzip", 1, tfx_value_null(ctx, &tfx_type_str)),
               "arg 0: argument must not be null");
-    CHECK_STR(call1(u), "unknown(string) :: string");
+    CHECK_STR(call("base64gzip", 1, u), "unknown(string) :: string");
     /* an unknown's marks are dropped: cty returns before it looks at them */
-    CHECK_STR(call1(tfx_value_mark(ctx, u, tfx_marks_one(ctx, "sensitive", 9))),
+    CHECK_STR(call("base64gzip", 1, tfx_value_mark(ctx, u, tfx_marks_one(ctx, "sensitive", 9))),
               "unknown(string) :: string");
     /* cty's machinery: the return type of an unknown of type dynamic is dynamic */
-    CHECK_STR(call1(tfx_value_unknown(ctx, &tfx_type_dynamic)), "unknown(dynamic) :: dynamic");
-    CHECK_STR(call1(secret),
+    CHECK_STR(call("base64gzip", 1, tfx_value_unknown(ctx, &tfx_type_dynamic)), "unknown(dynamic) :: dynamic");
+    CHECK_STR(call("base64gzip", 1, secret),
               "\"H4sIAAAAAAAA/8pIzcnJVyjPL8pJAQAAAP//AQAA//+FEUoNCwAAAA==\"@sensitive :: string");
 }
 
@@ -304,55 +280,25 @@ static void call_big(tfx_ctx *ctx, void *arg)
 static void test_limits(void)
 {
     tfx_ctx_limits limits;
-    tfx_ctx small;
     big_job job = {4u << 20, 0};
 
     /* the steps bound the work */
     tfx_ctx_limits_init(&limits);
     limits.max_steps = 1000;
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, compress_big, &job));
-    CHECK_STR(small.fail_summary, "Evaluation step limit exceeded");
-    tfx_ctx_free(&small);
+    CHECK_STR(run_limited(&limits, compress_big, &job), "Evaluation step limit exceeded");
     /* within the default limits, 4 MiB compresses */
-    CHECK(tfx_ctx_init(&small, NULL));
-    CHECK(tfx_ctx_try(&small, compress_big, &job));
+    CHECK_STR(run_limited(NULL, compress_big, &job), "completed");
     CHECK(job.nout > 18);
-    tfx_ctx_free(&small);
     /* the memory budget */
     tfx_ctx_limits_init(&limits);
     limits.max_memory_bytes = 300000;
     job.n = 1000;
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, compress_big, &job));
-    CHECK_STR(small.fail_summary, "Memory limit exceeded");
-    tfx_ctx_free(&small);
+    CHECK_STR(run_limited(&limits, compress_big, &job), "Memory limit exceeded");
     /* the string limit on the result */
     tfx_ctx_limits_init(&limits);
     limits.max_string_bytes = 1000;
     job.n = 990; /* printable bytes: the base64 of their gzip is longer */
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, call_big, &job));
-    CHECK_STR(small.fail_summary, "String length limit exceeded");
-    tfx_ctx_free(&small);
-}
-
-static bool run(const char *name, void (*test)(tfx_ctx *, void *))
-{
-    tfx_ctx ctx;
-    bool ok;
-
-    if (!tfx_ctx_init(&ctx, NULL)) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    C = &ctx;
-    ok = tfx_ctx_try(&ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
-    tfx_ctx_free(&ctx);
-    C = NULL;
-    return ok;
+    CHECK_STR(run_limited(&limits, call_big, &job), "String length limit exceeded");
 }
 
 int main(void)

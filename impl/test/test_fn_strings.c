@@ -137,22 +137,15 @@ static void split_many(tfx_ctx *ctx, void *unused)
 int main(void)
 {
     tfx_ctx_limits limits;
-    tfx_ctx small;
 
     CHECK(run("text", test_text));
     CHECK(run("calls", test_calls));
 
-    CHECK(tfx_ctx_init(&small, NULL));
-    CHECK(!tfx_ctx_try(&small, indent_huge, NULL));
-    CHECK_STR(small.fail_summary, "String length limit exceeded");
-    tfx_ctx_free(&small);
+    CHECK_STR(run_limited(NULL, indent_huge, NULL), "String length limit exceeded");
 
     tfx_ctx_limits_init(&limits);
     limits.max_collection_items = 10;
-    CHECK(tfx_ctx_init(&small, &limits));
-    CHECK(!tfx_ctx_try(&small, split_many, NULL));
-    CHECK_STR(small.fail_summary, "Collection size limit exceeded");
-    tfx_ctx_free(&small);
+    CHECK_STR(run_limited(&limits, split_many, NULL), "Collection size limit exceeded");
     C = NULL;
     return check_report("test_fn_strings");
 }

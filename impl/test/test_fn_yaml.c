@@ -17,37 +17,11 @@
 #include "common.h"
 #include "funcs_internal.h"
 #include "render.h"
-
-static tfx_ctx *C;
-
-static const tfx_value *S(const char *s)
-{
-    return tfx_value_string(C, s, strlen(s));
-}
-
-/* The call's value in debug notation, or "arg N: message" / "error:
- * message". */
-static const char *call1(const char *name, const tfx_value *a)
-{
-    const tfx_function *f = tfx_func_builtin(name, strlen(name));
-    const tfx_value *args[1];
-    tfx_func_error err = {-1, NULL};
-    const tfx_value *r;
-
-    args[0] = a;
-    if (f == NULL)
-        return "no such function";
-    r = tfx_func_call(C, f, args, 1, &err);
-    if (r != NULL)
-        return tfx_render_debug(C, r);
-    if (err.arg >= 0)
-        return tfx_ctx_printf(C, "arg %ld: %s", err.arg, err.message);
-    return tfx_ctx_printf(C, "error: %s", err.message);
-}
+#include "testval.h"
 
 static const char *dec(const char *text)
 {
-    return call1("yamldecode", S(text));
+    return call("yamldecode", 1, S(text));
 }
 
 /* yamlencode's text itself (not rendered), or "error: ...". */
@@ -133,10 +107,10 @@ static void test_decode(tfx_ctx *ctx, void *unused)
     CHECK_STR(dec(""), "error: on line 1, column 1: missing start of document");
     CHECK_STR(dec("a\n---\nb"), "error: on line 1, column 1: unexpected extra content after value");
     /* [fn.yamldecode.type] an unknown source */
-    CHECK_STR(call1("yamldecode", tfx_value_unknown(C, &tfx_type_str)), "unknown(dynamic) :: dynamic");
+    CHECK_STR(call("yamldecode", 1, tfx_value_unknown(C, &tfx_type_str)), "unknown(dynamic) :: dynamic");
     /* [fn.yamldecode] null and marks are the machinery's */
-    CHECK_STR(call1("yamldecode", tfx_value_null(C, &tfx_type_str)), "arg 0: argument must not be null");
-    CHECK_STR(call1("yamldecode", tfx_value_mark(C, S("[1]"), tfx_marks_one(C, "sensitive", 9))),
+    CHECK_STR(call("yamldecode", 1, tfx_value_null(C, &tfx_type_str)), "arg 0: argument must not be null");
+    CHECK_STR(call("yamldecode", 1, tfx_value_mark(C, S("[1]"), tfx_marks_one(C, "sensitive", 9))),
               "[1]@sensitive :: tuple([number])");
 }
 
@@ -338,46 +312,9 @@ static void long_text(tfx_ctx *ctx, void *unused)
     (void)enc(tfx_value_tuple(C, items, 64));
 }
 
-static bool run(const char *name, void (*test)(tfx_ctx *, void *))
-{
-    tfx_ctx ctx;
-    bool ok;
-
-    if (!tfx_ctx_init(&ctx, NULL)) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-    C = &ctx;
-    ok = tfx_ctx_try(&ctx, test, NULL);
-    if (!ok)
-        fprintf(stderr, "%s: failed: %s: %s\n", name, ctx.fail_summary, ctx.fail_detail);
-    tfx_ctx_free(&ctx);
-    C = NULL;
-    return ok;
-}
-
-/* Runs fn in a ctx with the given limits; the summary of its failure, or
- * "completed". */
-static const char *limited(const tfx_ctx_limits *limits, void (*fn)(tfx_ctx *, void *),
-                           char *out, size_t outlen)
-{
-    tfx_ctx small;
-
-    if (!tfx_ctx_init(&small, limits))
-        return "no memory";
-    if (tfx_ctx_try(&small, fn, NULL))
-        snprintf(out, outlen, "completed");
-    else
-        snprintf(out, outlen, "%s", small.fail_summary);
-    tfx_ctx_free(&small);
-    C = NULL;
-    return out;
-}
-
 int main(void)
 {
     tfx_ctx_limits limits;
-    char out[128];
 
     CHECK(run("decode", test_decode));
     CHECK(run("reader", test_reader));
@@ -385,23 +322,23 @@ int main(void)
     CHECK(run("roundtrip", test_roundtrip));
 
     tfx_ctx_limits_init(&limits);
-    CHECK_STR(limited(&limits, deep, out, sizeof out), "Nesting too deep");
+    CHECK_STR(run_limited(&limits, deep, NULL), "Nesting too deep");
     limits.max_depth = 400;
-    CHECK_STR(limited(&limits, deep, out, sizeof out), "completed");
+    CHECK_STR(run_limited(&limits, deep, NULL), "completed");
     tfx_ctx_limits_init(&limits);
     limits.max_steps = 100000;
-    CHECK_STR(limited(&limits, merges, out, sizeof out), "Evaluation step limit exceeded");
+    CHECK_STR(run_limited(&limits, merges, NULL), "Evaluation step limit exceeded");
     tfx_ctx_limits_init(&limits);
     limits.max_steps = 100000;
-    CHECK_STR(limited(&limits, escapes, out, sizeof out), "Evaluation step limit exceeded");
+    CHECK_STR(run_limited(&limits, escapes, NULL), "Evaluation step limit exceeded");
     tfx_ctx_limits_init(&limits);
     limits.max_collection_items = 20;
-    CHECK_STR(limited(&limits, wide, out, sizeof out), "Collection size limit exceeded");
+    CHECK_STR(run_limited(&limits, wide, NULL), "Collection size limit exceeded");
     tfx_ctx_limits_init(&limits);
     limits.max_string_bytes = 1000;
-    CHECK_STR(limited(&limits, long_text, out, sizeof out), "String length limit exceeded");
+    CHECK_STR(run_limited(&limits, long_text, NULL), "String length limit exceeded");
     tfx_ctx_limits_init(&limits);
     limits.max_memory_bytes = 200000;
-    CHECK_STR(limited(&limits, merges, out, sizeof out), "Memory limit exceeded");
+    CHECK_STR(run_limited(&limits, merges, NULL), "Memory limit exceeded");
     return check_report("test_fn_yaml");
 }

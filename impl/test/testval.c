@@ -17,6 +17,11 @@ const tfx_value *S(const char *s)
     return tfx_value_string(C, s, strlen(s));
 }
 
+const tfx_value *SN(const char *s, size_t n)
+{
+    return tfx_value_string(C, s, n);
+}
+
 const tfx_value *N(const char *text)
 {
     const tfx_num *n = NULL;
@@ -205,10 +210,9 @@ const char *outcome(const tfx_value *r, const tfx_func_error *err)
     return tfx_ctx_printf(C, "error: %s", err->message);
 }
 
-/* f called with the n values of ap. */
-static const char *call_v(const tfx_function *f, size_t n, va_list ap)
+/* f (NULL: "no such function") called with the n values of args. */
+static const char *call_with(const tfx_function *f, size_t n, const tfx_value *const *args)
 {
-    const tfx_value *const *args = tv_items(n, ap);
     tfx_func_error err = {-1, NULL};
     const tfx_value *r;
 
@@ -216,6 +220,12 @@ static const char *call_v(const tfx_function *f, size_t n, va_list ap)
         return "no such function";
     r = tfx_func_call(C, f, args, n, &err);
     return outcome(r, &err);
+}
+
+/* f called with the n values of ap. */
+static const char *call_v(const tfx_function *f, size_t n, va_list ap)
+{
+    return call_with(f, n, tv_items(n, ap));
 }
 
 const char *call(const char *name, size_t n, ...)
@@ -227,6 +237,21 @@ const char *call(const char *name, size_t n, ...)
     s = call_v(tfx_func_builtin(name, strlen(name)), n, ap);
     va_end(ap);
     return s;
+}
+
+const char *call_args(const char *name, size_t n, const tfx_value *const *args)
+{
+    return call_with(tfx_func_builtin(name, strlen(name)), n, args);
+}
+
+const char *bare(const char *outcome_text)
+{
+    static const char suffix[] = " :: string";
+    size_t len = strlen(outcome_text), ns = sizeof suffix - 1;
+
+    if (len > ns && strcmp(outcome_text + len - ns, suffix) == 0)
+        return tfx_ctx_strndup(C, outcome_text, len - ns);
+    return outcome_text;
 }
 
 const char *call_fn(const tfx_function *f, size_t n, ...)
@@ -256,4 +281,21 @@ bool run(const char *name, void (*test)(tfx_ctx *, void *))
     tfx_ctx_free(&ctx);
     C = NULL;
     return ok;
+}
+
+const char *run_limited(const tfx_ctx_limits *limits, void (*test)(tfx_ctx *, void *), void *arg)
+{
+    static char summary[256];
+    tfx_ctx ctx;
+
+    if (!tfx_ctx_init(&ctx, limits))
+        return "out of memory";
+    C = &ctx;
+    if (tfx_ctx_try(&ctx, test, arg))
+        snprintf(summary, sizeof summary, "completed");
+    else
+        snprintf(summary, sizeof summary, "%s", ctx.fail_summary);
+    tfx_ctx_free(&ctx);
+    C = NULL;
+    return summary;
 }

@@ -24,6 +24,7 @@ extern tfx_ctx *C;
 /* ---- Values ---- */
 
 const tfx_value *S(const char *s);
+const tfx_value *SN(const char *s, size_t n);  /* n bytes, which may hold U+0000 */
 const tfx_value *N(const char *text);   /* a 512-bit number from its text; exits if bad */
 const tfx_value *F(double d);           /* a 53-bit number, as a float64 host value gives it */
 const tfx_value *I(int64_t i);
@@ -63,9 +64,18 @@ const char *outcome(const tfx_value *r, const tfx_func_error *err);
  * called with the n values that follow. */
 const char *call(const char *name, size_t n, ...);
 const char *call_fn(const tfx_function *f, size_t n, ...);
+/* The same with the arguments in an array. */
+const char *call_args(const char *name, size_t n, const tfx_value *const *args);
+/* An outcome without the " :: string" of a string result (any other
+ * outcome as it is). */
+const char *bare(const char *outcome);
 
 /* Runs test(ctx, NULL) in a fresh context with the default limits (C set
  * to it); false, with the failure on stderr, when the context failed. */
 bool run(const char *name, void (*test)(tfx_ctx *, void *));
+/* Runs test(ctx, arg) in a fresh context with the given limits (C set to
+ * it); the summary of its failure ("Evaluation step limit exceeded"...),
+ * or "completed".  The text lives until the next call. */
+const char *run_limited(const tfx_ctx_limits *limits, void (*test)(tfx_ctx *, void *), void *arg);
 
 #endif /* TFX_TEST_TESTVAL_H */
