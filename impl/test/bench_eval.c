@@ -1,13 +1,29 @@
 /*
- * bench_eval.c — measures how fast tfexpr parses and evaluates: for each
- * FILE (eval-<workload>.hcl, variables in eval-<workload>.vars.json as
- * plain JSON) it parses and evaluates the file repeatedly for at least one
- * second and prints one JSON line {"file", "bytes", "seconds_per_eval",
- * "mb_per_s"}, as tools/bench/go-eval-bench does for upstream.  A
- * benchmark tool, not installed.
+ * bench_eval.c — measures how fast tfexpr parses and evaluates, and what
+ * memory that takes: for each FILE (eval-<workload>.hcl, variables in
+ * eval-<workload>.vars.json as plain JSON) it parses and evaluates the
+ * file repeatedly for at least one second and prints one JSON line
+ * {"file", "bytes", "seconds_per_eval", "mb_per_s", "mallocs_per_eval",
+ * "peak_bytes_per_byte"}, as tools/bench/go-eval-bench does for upstream.
+ * A benchmark tool, not installed.
  *
- * With BENCH_EVAL_RUNS=N in the environment it runs each file N times
- * after the first run instead of timing for a second (for callgrind).
+ * usage: bench_eval [--runs N] FILE...
+ *   --runs N  parse and evaluate each file exactly N times after the
+ *             first two (for callgrind, whose counts need no minimum time)
+ *
+ * The memory figures come from one parse and evaluation (the second,
+ * untimed one) seen through a malloc interposer, as in bench_parse.c: this
+ * program defines malloc, calloc, realloc, free, posix_memalign and
+ * aligned_alloc, which take precedence over the C library's for the whole
+ * process (ELF symbol interposition), and forwards them to glibc's own
+ * entry points.  While counting, it counts allocation calls and keeps the
+ * bytes live (malloc_usable_size) and their peak.  peak_bytes_per_byte is
+ * the highest live byte count from the start of the parse until the result
+ * is freed, less what was live before (the context with its variables),
+ * over the source's bytes: the source, its tokens and tree, the
+ * evaluation's arena with every value made on the way, the result and any
+ * scratch memory.  Without glibc, or under AddressSanitizer (which has its
+ * own malloc), the two figures are null.
  */
 #include <malloc.h>
 #include <stdio.h>
@@ -16,6 +32,104 @@
 #include <time.h>
 
 #include "tfexpr.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define NO_INTERPOSER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_INTERPOSER 1
+#endif
+#if defined(__GLIBC__) && !defined(NO_INTERPOSER)
+#define COUNT_MALLOC 1
+#endif
+
+#ifdef COUNT_MALLOC
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
+extern void __libc_free(void *p);
+
+static int counting;          /* counting only during the measured run */
+static size_t n_calls;        /* allocation calls: malloc, calloc, realloc, memalign */
+static long long live_bytes;  /* usable bytes of blocks allocated (less freed) while counting */
+static long long peak_bytes;
+
+static void note_alloc(void *p)
+{
+    if (counting && p != NULL) {
+        n_calls++;
+        live_bytes += (long long)malloc_usable_size(p);
+        if (live_bytes > peak_bytes)
+            peak_bytes = live_bytes;
+    }
+}
+
+static void note_free(void *p)
+{
+    if (counting && p != NULL)
+        live_bytes -= (long long)malloc_usable_size(p);
+}
+
+void *malloc(size_t n)
+{
+    void *p = __libc_malloc(n);
+
+    note_alloc(p);
+    return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+    void *p = __libc_calloc(n, size);
+
+    note_alloc(p);
+    return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+    void *p;
+
+    note_free(old);
+    p = __libc_realloc(old, n);
+    if (p == NULL && n != 0 && old != NULL) {
+        /* failed: the old block is still there */
+        if (counting)
+            live_bytes += (long long)malloc_usable_size(old);
+        return NULL;
+    }
+    note_alloc(p);
+    return p;
+}
+
+void free(void *p)
+{
+    note_free(p);
+    __libc_free(p);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+    void *p = __libc_memalign(align, n);
+
+    if (p == NULL)
+        return 12; /* ENOMEM */
+    note_alloc(p);
+    *out = p;
+    return 0;
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+    void *p = __libc_memalign(align, n);
+
+    note_alloc(p);
+    return p;
+}
+#endif
 
 static double now(void)
 {
@@ -46,30 +160,49 @@ static char *slurp(const char *path, size_t *n)
     return buf;
 }
 
-/* One parse and evaluation; 0 if it had no errors. */
-static int run(const char *path, const char *src, size_t n, const tfx_context *ctx)
+/* One parse and evaluation; 0 if it had no errors.  With count set, the
+ * allocations from the parse until the result is freed are counted. */
+static int run(const char *path, const char *src, size_t n, const tfx_context *ctx, int count)
 {
-    tfx_source *s = tfx_source_parse(path, src, n, TFX_MODE_EXPRESSION, NULL);
-    tfx_result *r = s != NULL && !tfx_source_has_errors(s) ? tfx_evaluate(s, ctx, NULL) : NULL;
-    int failed = r == NULL || tfx_result_has_errors(r);
+    tfx_source *s;
+    tfx_result *r;
+    int failed;
 
+#ifdef COUNT_MALLOC
+    if (count) {
+        n_calls = 0;
+        live_bytes = peak_bytes = 0;
+        counting = 1;
+    }
+#else
+    (void)count;
+#endif
+    s = tfx_source_parse(path, src, n, TFX_MODE_EXPRESSION, NULL);
+    r = s != NULL && !tfx_source_has_errors(s) ? tfx_evaluate(s, ctx, NULL) : NULL;
+    failed = r == NULL || tfx_result_has_errors(r);
     tfx_result_free(r);
     tfx_source_free(s);
+#ifdef COUNT_MALLOC
+    counting = 0;
+#endif
     return failed;
 }
 
 int main(int argc, char **argv)
 {
     double min_time = 1.0;
-    const char *fixed = getenv("BENCH_EVAL_RUNS");
-    int nfixed = fixed != NULL ? atoi(fixed) : -1;
-    int i;
+    int fixed_runs = -1;
+    int i = 1;
 
     /* Steady state of a process that evaluates again and again (as in
      * bench_parse.c). */
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
-    for (i = 1; i < argc; i++) {
+    if (argc > 2 && strcmp(argv[1], "--runs") == 0) {
+        fixed_runs = atoi(argv[2]);
+        i = 3;
+    }
+    for (; i < argc; i++) {
         size_t n;
         size_t nvars;
         char *src = slurp(argv[i], &n);
@@ -81,6 +214,7 @@ int main(int argc, char **argv)
         double begin;
         double per;
         size_t len = strlen(argv[i]);
+        char mem[128];
 
         if (src == NULL || ctx == NULL || len < 4 || len + 16 > sizeof(varpath)) {
             fprintf(stderr, "bench_eval: cannot read %s\n", argv[i]);
@@ -92,18 +226,27 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_eval: %s: %s\n", varpath, error != NULL ? error : "cannot read");
             return 2;
         }
-        if (run(argv[i], src, n, ctx) != 0) {
+        if (run(argv[i], src, n, ctx, 0) != 0) {
             fprintf(stderr, "bench_eval: %s does not evaluate without errors\n", argv[i]);
             return 1;
         }
+        /* the second run is counted: one-time set-up (the C library's,
+         * MPFR's caches, the function index) is done by then */
+        run(argv[i], src, n, ctx, 1);
+#ifdef COUNT_MALLOC
+        snprintf(mem, sizeof(mem), "\"mallocs_per_eval\":%zu,\"peak_bytes_per_byte\":%.2f", n_calls,
+                 n > 0 ? (double)peak_bytes / (double)n : 0.0);
+#else
+        snprintf(mem, sizeof(mem), "\"mallocs_per_eval\":null,\"peak_bytes_per_byte\":null");
+#endif
         begin = now();
-        while (nfixed >= 0 ? runs < nfixed : now() - begin < min_time || runs < 3) {
-            run(argv[i], src, n, ctx);
+        while (fixed_runs >= 0 ? runs < fixed_runs : (now() - begin < min_time || runs < 3)) {
+            run(argv[i], src, n, ctx, 0);
             runs++;
         }
-        per = (now() - begin) / (runs > 0 ? runs : 1);
-        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,\"seconds_per_eval\":%.9f}\n",
-               n, argv[i], (double)n / per / 1e6, per);
+        per = runs > 0 ? (now() - begin) / runs : 0.0;
+        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,%s,\"seconds_per_eval\":%.9f}\n",
+               n, argv[i], per > 0 ? (double)n / per / 1e6 : 0.0, mem, per);
         tfx_context_free(ctx);
         free(vars);
         free(src);

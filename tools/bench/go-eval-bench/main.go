@@ -4,7 +4,13 @@
 // evaluates the file repeatedly for at least the given time, with the
 // variables and cty's functions of the same names tfexpr's benchmark
 // uses, and prints one JSON line {"file", "bytes", "seconds_per_eval",
-// "mb_per_s", "result_bytes"}.
+// "mb_per_s", "elements", "mallocs_per_eval", "alloc_bytes_per_byte",
+// "live_bytes_per_byte"}: the last three from the runtime's counters over
+// one parse and evaluation (heap objects allocated; bytes allocated over
+// the source's bytes; and the heap still live after a collection while the
+// expression and its value are held, over the source's bytes).  Go frees
+// by collection, so its peak lies between the last two: live_bytes is at
+// most the peak, alloc_bytes at least it.
 package main
 
 import (
@@ -12,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -79,6 +86,19 @@ func run(path string, src []byte, vars map[string]cty.Value, minTime time.Durati
 		fmt.Fprintf(os.Stderr, "%s: %s\n", path, diags.Error())
 		os.Exit(1)
 	}
+	var before, after, held runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	expr, _ := hclsyntax.ParseExpression(src, path, hcl.Pos{Line: 1, Column: 1})
+	val, _ := expr.Value(ctx)
+	runtime.ReadMemStats(&after)
+	runtime.GC()
+	runtime.ReadMemStats(&held)
+	runtime.KeepAlive(expr)
+	runtime.KeepAlive(val)
+	mallocs := after.Mallocs - before.Mallocs
+	allocBytes := after.TotalAlloc - before.TotalAlloc
+	liveBytes := int64(held.HeapAlloc) - int64(before.HeapAlloc)
 	n := 0
 	begin := time.Now()
 	for time.Since(begin) < minTime || n < 3 {
@@ -89,6 +109,9 @@ func run(path string, src []byte, vars map[string]cty.Value, minTime time.Durati
 	line, _ := json.Marshal(map[string]interface{}{
 		"file": path, "bytes": len(src), "seconds_per_eval": per,
 		"mb_per_s": float64(len(src)) / per / 1e6, "elements": v.LengthInt(),
+		"mallocs_per_eval":     mallocs,
+		"alloc_bytes_per_byte": float64(allocBytes) / float64(len(src)),
+		"live_bytes_per_byte":  float64(liveBytes) / float64(len(src)),
 	})
 	fmt.Println(string(line))
 }
