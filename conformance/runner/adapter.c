@@ -29,7 +29,7 @@
 /* An answer line longer than this is malformed (it bounds memory). */
 #define MAX_LINE_NBYTES ((size_t)256 * 1024 * 1024)
 /* How long a stopped adapter may take to exit. */
-#define STOP_WAIT_MS 2000
+#define STOP_WAIT_MS RN_STOP_WAIT_MS
 /* How long to wait for the exit status of an adapter that closed stdout. */
 #define EXIT_WAIT_MS 1000
 /* How long to wait for the last stderr output of a killed adapter. */
@@ -49,6 +49,13 @@ struct rn_adapter {
     size_t scanned;   /* in.data[0..scanned) holds no newline */
     rn_buf err;       /* the tail of stderr */
     json_t *hello;    /* the latest hello answer */
+    /* the exchange under way (begin_exchange) */
+    rn_buf out;       /* the request line */
+    size_t written;   /* how much of it the adapter has taken */
+    long long deadline; /* rn_now_ms() by which the answer must have come */
+    long long seq;    /* the run request's seq, or -1 for hello */
+    bool busy;        /* an exchange is under way */
+    size_t nstarted;  /* processes started, restarts included */
 };
 
 typedef enum xchg {
@@ -57,10 +64,11 @@ typedef enum xchg {
     XCHG_NOREAD,   /* stdin closed: the adapter stopped reading */
     XCHG_TIMEOUT,
     XCHG_TOO_LONG,
-    XCHG_EARLY     /* an answer came before the request was written */
+    XCHG_EARLY,    /* an answer came before the request was written */
+    XCHG_PENDING   /* no answer yet: poll and go on */
 } xchg;
 
-static long long now_ms(void)
+long long rn_now_ms(void)
 {
     struct timespec ts;
 
@@ -92,6 +100,11 @@ rn_adapter *rn_adapter_new(const char *command, const char *profile,
 bool rn_adapter_running(const rn_adapter *a)
 {
     return a->pid > 0;
+}
+
+size_t rn_adapter_nstarted(const rn_adapter *a)
+{
+    return a->nstarted;
 }
 
 json_t *rn_adapter_hello(rn_adapter *a)
@@ -134,12 +147,12 @@ static void read_stderr(rn_adapter *a)
 /* Waits up to `ms` for stderr to reach end of file, keeping what comes. */
 static void drain_stderr(rn_adapter *a, long ms)
 {
-    long long deadline = now_ms() + ms;
+    long long deadline = rn_now_ms() + ms;
 
     read_stderr(a);
     while (a->err_child >= 0) {
         struct pollfd pfd = {a->err_child, POLLIN, 0};
-        long long left = deadline - now_ms();
+        long long left = deadline - rn_now_ms();
 
         if (left <= 0)
             break;
@@ -231,6 +244,7 @@ static bool spawn(rn_adapter *a, char **why)
     close_fd(&out[1]);
     close_fd(&err[1]);
     a->pid = pid;
+    a->nstarted++;
     a->reaped = false;
     a->status = 0;
     a->to_child = in[1];
@@ -239,6 +253,7 @@ static bool spawn(rn_adapter *a, char **why)
     rn_buf_free(&a->in);
     a->scanned = 0;
     rn_buf_free(&a->err);
+    a->busy = false;
     return true;
 }
 
@@ -246,7 +261,7 @@ static bool spawn(rn_adapter *a, char **why)
  * stderr meanwhile).  Returns whether it is reaped. */
 static bool reap(rn_adapter *a, long ms)
 {
-    long long deadline = now_ms() + ms;
+    long long deadline = rn_now_ms() + ms;
 
     while (!a->reaped) {
         int status;
@@ -262,7 +277,7 @@ static bool reap(rn_adapter *a, long ms)
             a->status = -1;
             break;
         }
-        if (now_ms() >= deadline)
+        if (rn_now_ms() >= deadline)
             break;
         if (a->err_child >= 0) {
             struct pollfd pfd = {a->err_child, POLLIN, 0};
@@ -309,6 +324,7 @@ static void release(rn_adapter *a)
     rn_buf_free(&a->in);
     a->scanned = 0;
     a->pid = 0;
+    a->busy = false;
 }
 
 void rn_adapter_kill(rn_adapter *a)
@@ -336,19 +352,33 @@ void rn_adapter_kill(rn_adapter *a)
     release(a);
 }
 
-void rn_adapter_stop(rn_adapter *a)
+void rn_adapter_send_stop(rn_adapter *a)
 {
     static const char stop[] = "{\"cmd\":\"stop\"}\n";
 
-    if (a->pid <= 0)
+    if (a->pid <= 0 || a->to_child < 0)
         return;
-    if (a->to_child >= 0)
-        (void)!write(a->to_child, stop, sizeof(stop) - 1);
+    (void)!write(a->to_child, stop, sizeof(stop) - 1);
     close_fd(&a->to_child);
     close_fd(&a->from_child); /* anything it still says is of no interest */
-    if (reap(a, STOP_WAIT_MS))
+}
+
+void rn_adapter_stop_until(rn_adapter *a, long long deadline)
+{
+    long long left;
+
+    if (a->pid <= 0)
+        return;
+    rn_adapter_send_stop(a);
+    left = deadline - rn_now_ms();
+    if (reap(a, left > 0 ? (long)left : 0))
         (void)kill(-a->pid, SIGKILL); /* members left in its group, if any */
     rn_adapter_kill(a);
+}
+
+void rn_adapter_stop(rn_adapter *a)
+{
+    rn_adapter_stop_until(a, rn_now_ms() + STOP_WAIT_MS);
 }
 
 void rn_adapter_free(rn_adapter *a)
@@ -357,6 +387,7 @@ void rn_adapter_free(rn_adapter *a)
         return;
     rn_adapter_kill(a);
     rn_buf_free(&a->err);
+    rn_buf_free(&a->out);
     json_decref(a->hello);
     free(a->command);
     free(a->profile);
@@ -390,59 +421,67 @@ static char *take_line(rn_adapter *a, size_t *nbytes)
     return line;
 }
 
-/* Writes `out` and reads one line, under the adapter's timeout. */
-static xchg exchange(rn_adapter *a, const char *out, size_t out_nbytes,
-                     char **line, size_t *line_nbytes)
+/* One exchange writes a request line and reads one answer line under the
+ * adapter's timeout.  It is driven step by step (exchange_check,
+ * rn_adapter_fds, poll, rn_adapter_collect), so that the runner can have
+ * exchanges under way with several adapters at once (--jobs) and wait on
+ * all of them with one poll(2). */
+
+/* Whether the exchange is over: a line, or a failure; XCHG_PENDING when
+ * it must wait for the adapter. */
+static xchg exchange_check(rn_adapter *a, char **line, size_t *line_nbytes)
 {
-    long long deadline = now_ms() + a->timeout_ms;
-    size_t written = 0;
+    *line = take_line(a, line_nbytes);
+    if (*line != NULL)
+        return a->written == a->out.nbytes ? XCHG_LINE : XCHG_EARLY;
+    if (a->in.nbytes > MAX_LINE_NBYTES)
+        return XCHG_TOO_LONG;
+    if (a->from_child < 0)
+        return XCHG_EOF;
+    if (a->written < a->out.nbytes && a->to_child < 0)
+        return XCHG_NOREAD;
+    if (rn_now_ms() >= a->deadline)
+        return XCHG_TIMEOUT;
+    return XCHG_PENDING;
+}
 
-    for (;;) {
-        struct pollfd pfd[3];
-        nfds_t n = 0;
-        int i_out = -1;
-        int i_err = -1;
-        int i_in = -1;
-        long long left;
+size_t rn_adapter_fds(const rn_adapter *a, struct pollfd *pfd, long long *deadline)
+{
+    size_t n = 0;
 
-        *line = take_line(a, line_nbytes);
-        if (*line != NULL)
-            return written == out_nbytes ? XCHG_LINE : XCHG_EARLY;
-        if (a->in.nbytes > MAX_LINE_NBYTES)
-            return XCHG_TOO_LONG;
-        if (a->from_child < 0)
-            return XCHG_EOF;
-        left = deadline - now_ms();
-        if (left <= 0)
-            return XCHG_TIMEOUT;
-        if (written < out_nbytes) {
-            if (a->to_child < 0)
-                return XCHG_NOREAD;
-            i_in = (int)n;
-            pfd[n++] = (struct pollfd){a->to_child, POLLOUT, 0};
-        }
-        i_out = (int)n;
+    if (!a->busy)
+        return 0;
+    if (a->written < a->out.nbytes && a->to_child >= 0)
+        pfd[n++] = (struct pollfd){a->to_child, POLLOUT, 0};
+    if (a->from_child >= 0)
         pfd[n++] = (struct pollfd){a->from_child, POLLIN, 0};
-        if (a->err_child >= 0) {
-            i_err = (int)n;
-            pfd[n++] = (struct pollfd){a->err_child, POLLIN, 0};
-        }
-        if (poll(pfd, n, left > INT_MAX ? INT_MAX : (int)left) < 0) {
-            if (errno == EINTR)
-                continue;
-            return XCHG_EOF;
-        }
-        if (i_err >= 0 && pfd[i_err].revents != 0)
+    if (a->err_child >= 0)
+        pfd[n++] = (struct pollfd){a->err_child, POLLIN, 0};
+    if (a->deadline < *deadline)
+        *deadline = a->deadline;
+    return n;
+}
+
+/* Does the I/O that poll(2) found possible on the fds rn_adapter_fds
+ * gave (pfd[0..n)). */
+static void exchange_io(rn_adapter *a, const struct pollfd *pfd, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (pfd[i].revents == 0)
+            continue;
+        if (pfd[i].fd == a->err_child) {
             read_stderr(a);
-        if (i_in >= 0 && pfd[i_in].revents != 0) {
-            ssize_t w = write(a->to_child, out + written, out_nbytes - written);
+        } else if (pfd[i].fd == a->to_child) {
+            ssize_t w = write(a->to_child, a->out.data + a->written,
+                              a->out.nbytes - a->written);
 
             if (w > 0)
-                written += (size_t)w;
+                a->written += (size_t)w;
             else if (w < 0 && errno != EAGAIN && errno != EINTR)
                 close_fd(&a->to_child);
-        }
-        if (pfd[i_out].revents != 0) {
+        } else if (pfd[i].fd == a->from_child) {
             char chunk[65536];
             ssize_t r = read(a->from_child, chunk, sizeof(chunk));
 
@@ -469,7 +508,7 @@ static char *describe_failure(rn_adapter *a, xchg x)
         return rn_xasprintf("malformed answer: a line longer than %zu bytes",
                             MAX_LINE_NBYTES);
     case XCHG_EARLY:
-        break; /* call() explains it, quoting the line */
+        break; /* finish_exchange() explains it, quoting the line */
     case XCHG_EOF:
     case XCHG_NOREAD:
         reap(a, EXIT_WAIT_MS);
@@ -481,38 +520,38 @@ static char *describe_failure(rn_adapter *a, xchg x)
         free(exit_text);
         return why;
     case XCHG_LINE:
+    case XCHG_PENDING:
         break;
     }
     return rn_xstrdup("?");
 }
 
-/* Sends `request` and parses the answer line into a JSON object. */
-static rn_call_status call(rn_adapter *a, json_t *request, json_t **answer,
-                           char **why)
+/* Starts an exchange: `request` serialised as the line to send. */
+static void begin_exchange(rn_adapter *a, json_t *request, long long seq)
 {
     char *text = json_dumps(request, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    rn_buf out = {0};
-    char *line = NULL;
-    size_t nbytes = 0;
-    xchg x;
+
+    a->out.nbytes = 0;
+    if (text != NULL) {
+        rn_buf_adds(&a->out, text);
+        rn_buf_addc(&a->out, '\n');
+        free(text);
+    }
+    a->written = 0;
+    a->seq = seq;
+    a->deadline = rn_now_ms() + a->timeout_ms;
+    a->busy = true;
+}
+
+/* Ends an exchange that is over (not XCHG_PENDING): parses the line
+ * into a JSON object. */
+static rn_call_status finish_exchange(rn_adapter *a, xchg x, char *line, size_t nbytes,
+                                      json_t **answer, char **why)
+{
     json_error_t error;
     json_t *j;
 
-    *answer = NULL;
-    if (text == NULL) {
-        *why = rn_xstrdup("cannot serialise the request");
-        return RN_CALL_CRASH;
-    }
-    rn_buf_adds(&out, text);
-    rn_buf_addc(&out, '\n');
-    free(text);
-    if (a->pid <= 0) {
-        rn_buf_free(&out);
-        *why = rn_xstrdup("crash: the adapter is not running");
-        return RN_CALL_CRASH;
-    }
-    x = exchange(a, out.data, out.nbytes, &line, &nbytes);
-    rn_buf_free(&out);
+    a->busy = false;
     if (x == XCHG_EARLY) {
         char *quoted = rn_utf8_quote(line, nbytes, RN_QUOTE_NBYTES);
 
@@ -559,34 +598,112 @@ static char *quote_json(json_t *j)
     return quoted;
 }
 
-rn_call_status rn_adapter_run(rn_adapter *a, long long seq, json_t *request_case,
-                              json_t **answer, char **why)
+/* A run request's answer must echo its seq. */
+static rn_call_status check_seq(rn_adapter *a, json_t **answer, char **why)
 {
-    json_t *request = json_object();
-    json_t *got_seq;
+    json_t *got_seq = json_object_get(*answer, "seq");
+    char *quoted;
+
+    if (json_is_integer(got_seq) && json_integer_value(got_seq) == a->seq)
+        return RN_CALL_OK;
+    quoted = quote_json(*answer);
+    *why = got_seq == NULL
+               ? rn_xasprintf("malformed answer: no \"seq\": %s", quoted)
+               : rn_xasprintf("malformed answer: wrong \"seq\" (expected %lld): %s",
+                              a->seq, quoted);
+    free(quoted);
+    json_decref(*answer);
+    *answer = NULL;
+    return RN_CALL_MALFORMED;
+}
+
+rn_call_status rn_adapter_collect(rn_adapter *a, const struct pollfd *pfd, size_t n,
+                                  json_t **answer, char **why)
+{
+    char *line = NULL;
+    size_t nbytes = 0;
+    xchg x;
     rn_call_status st;
 
+    *answer = NULL;
+    /* a line already read is taken before any I/O: one that was there
+     * before the request went out is an extra answer (XCHG_EARLY) */
+    x = exchange_check(a, &line, &nbytes);
+    if (x == XCHG_PENDING) {
+        exchange_io(a, pfd, n);
+        x = exchange_check(a, &line, &nbytes);
+    }
+    if (x == XCHG_PENDING)
+        return RN_CALL_PENDING;
+    st = finish_exchange(a, x, line, nbytes, answer, why);
+    if (st == RN_CALL_OK && a->seq >= 0)
+        st = check_seq(a, answer, why);
+    return st;
+}
+
+/* Waits for the answer of the exchange under way. */
+static rn_call_status wait_answer(rn_adapter *a, json_t **answer, char **why)
+{
+    struct pollfd pfd[RN_ADAPTER_NFDS];
+    size_t n = 0;
+    rn_call_status st;
+
+    for (;;) {
+        long long deadline = a->deadline;
+        long long left;
+
+        st = rn_adapter_collect(a, pfd, n, answer, why);
+        if (st != RN_CALL_PENDING)
+            return st;
+        n = rn_adapter_fds(a, pfd, &deadline);
+        left = deadline - rn_now_ms();
+        if (left < 0)
+            left = 0;
+        if (poll(pfd, (nfds_t)n, left > INT_MAX ? INT_MAX : (int)left) < 0) {
+            n = 0;
+            if (errno != EINTR) {
+                close_fd(&a->from_child); /* as the adapter's end of file */
+            }
+        }
+    }
+}
+
+void rn_adapter_delay(rn_adapter *a, long long ms)
+{
+    if (a->busy)
+        a->deadline += ms;
+}
+
+bool rn_adapter_begin_run(rn_adapter *a, long long seq, json_t *request_case,
+                          char **why)
+{
+    json_t *request;
+
+    if (a->pid <= 0) {
+        *why = rn_xstrdup("crash: the adapter is not running");
+        return false;
+    }
+    request = json_object();
     json_object_set_new(request, "cmd", json_string("run"));
     json_object_set_new(request, "seq", json_integer(seq));
     json_object_set(request, "case", request_case);
-    st = call(a, request, answer, why);
+    begin_exchange(a, request, seq);
     json_decref(request);
-    if (st != RN_CALL_OK)
-        return st;
-    got_seq = json_object_get(*answer, "seq");
-    if (!json_is_integer(got_seq) || json_integer_value(got_seq) != seq) {
-        char *quoted = quote_json(*answer);
-
-        *why = got_seq == NULL
-                   ? rn_xasprintf("malformed answer: no \"seq\": %s", quoted)
-                   : rn_xasprintf("malformed answer: wrong \"seq\" (expected %lld): %s",
-                                  seq, quoted);
-        free(quoted);
-        json_decref(*answer);
-        *answer = NULL;
-        return RN_CALL_MALFORMED;
+    if (a->out.nbytes == 0) {
+        a->busy = false;
+        *why = rn_xstrdup("cannot serialise the request");
+        return false;
     }
-    return RN_CALL_OK;
+    return true;
+}
+
+rn_call_status rn_adapter_run(rn_adapter *a, long long seq, json_t *request_case,
+                              json_t **answer, char **why)
+{
+    *answer = NULL;
+    if (!rn_adapter_begin_run(a, seq, request_case, why))
+        return RN_CALL_CRASH;
+    return wait_answer(a, answer, why);
 }
 
 /* Checks a hello answer; on a defect returns a description. */
@@ -626,9 +743,12 @@ bool rn_adapter_start(rn_adapter *a, char **why)
     json_object_set_new(request, "cmd", json_string("hello"));
     json_object_set_new(request, "protocol", json_integer(1));
     json_object_set_new(request, "profile", json_string(a->profile));
-    st = call(a, request, &answer, &sub);
+    begin_exchange(a, request, -1);
     json_decref(request);
+    st = a->out.nbytes > 0 ? wait_answer(a, &answer, &sub) : RN_CALL_CRASH;
     if (st != RN_CALL_OK) {
+        if (sub == NULL)
+            sub = rn_xstrdup("cannot serialise the request");
         *why = rn_xasprintf("no valid answer to hello: %s", sub);
         free(sub);
         rn_adapter_kill(a);

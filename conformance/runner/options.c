@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] =
     "usage: " RN_PROGRAM " [options] [CASE-FILE-OR-DIR ...]\n"
@@ -38,10 +39,15 @@ static const char usage_text[] =
     "  --timeout SECONDS          per-case timeout (default 10; fractions allowed)\n"
     "  --max-failures N           failing cases detailed in the text report\n"
     "                             (default 50)\n"
+    "  --jobs N                   run N adapter processes at once (default: the\n"
+    "                             number of online processors); the report is\n"
+    "                             the same for any N\n"
     "  --fail-on-unsupported      count unsupported answers as failures\n"
     "  --list                     print the selected cases (id, name, file) and exit\n"
     "  --verbose                  the text report shows every case, with reasons\n"
-    "  --quiet                    no progress line on stderr\n"
+    "  --quiet                    no progress line on stderr, and no timing line\n"
+    "                             at the end (wall time, the runner's and the\n"
+    "                             adapters' CPU time)\n"
     "  --help                     print this help and exit\n"
     "  --version                  print the version and exit\n"
     "\n"
@@ -138,6 +144,16 @@ static bool parse_format(const char *s, rn_format *fmt)
     return false;
 }
 
+/* --jobs by default: the online processors, as sysconf tells them. */
+static size_t default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (n < 1)
+        return 1;
+    return n > RN_MAX_JOBS ? RN_MAX_JOBS : (size_t)n;
+}
+
 /* The options that take a value. */
 typedef enum value_opt {
     OPT_ADAPTER,
@@ -149,7 +165,8 @@ typedef enum value_opt {
     OPT_FORMAT,
     OPT_OUTPUT,
     OPT_TIMEOUT,
-    OPT_MAX_FAILURES
+    OPT_MAX_FAILURES,
+    OPT_JOBS
 } value_opt;
 
 static const struct {
@@ -166,6 +183,7 @@ static const struct {
     {"--output", OPT_OUTPUT},
     {"--timeout", OPT_TIMEOUT},
     {"--max-failures", OPT_MAX_FAILURES},
+    {"--jobs", OPT_JOBS},
 };
 
 static bool set_value(rn_options *o, value_opt opt, const char *value)
@@ -208,6 +226,11 @@ static bool set_value(rn_options *o, value_opt opt, const char *value)
         if (!parse_count(value, &o->max_failures))
             return usage_error("invalid count '%s'", value);
         break;
+    case OPT_JOBS:
+        if (!parse_count(value, &o->jobs) || o->jobs < 1 || o->jobs > RN_MAX_JOBS)
+            return usage_error("invalid number of jobs '%s' (1 to %d)", value,
+                               RN_MAX_JOBS);
+        break;
     }
     return true;
 }
@@ -243,6 +266,7 @@ bool rn_options_parse(rn_options *o, int argc, char **argv)
     o->format = RN_FMT_TEXT;
     o->timeout_ms = 10000;
     o->max_failures = 50;
+    o->jobs = default_jobs();
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
         size_t k;

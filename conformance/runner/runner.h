@@ -22,6 +22,7 @@
 #define RN_RUNNER_H
 
 #include <jansson.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -258,6 +259,7 @@ bool rn_expectations_update(const char *path, rn_expectations *loaded,
 typedef struct rn_adapter rn_adapter;
 
 typedef enum rn_call_status {
+    RN_CALL_PENDING,  /* rn_adapter_collect: no answer yet */
     RN_CALL_OK,
     RN_CALL_CRASH,    /* exited, closed stdout, stopped reading */
     RN_CALL_TIMEOUT,  /* no answer in time */
@@ -270,6 +272,8 @@ rn_adapter *rn_adapter_new(const char *command, const char *profile,
  * set (caller frees) and leaves no process behind. */
 bool rn_adapter_start(rn_adapter *a, char **why);
 bool rn_adapter_running(const rn_adapter *a);
+/* How many processes it started, restarts included. */
+size_t rn_adapter_nstarted(const rn_adapter *a);
 /* The answer to the latest hello (borrowed), or NULL. */
 json_t *rn_adapter_hello(rn_adapter *a);
 /* Sends {"cmd":"run","seq":seq,"case":request_case} and reads the answer,
@@ -278,6 +282,23 @@ json_t *rn_adapter_hello(rn_adapter *a);
 rn_call_status rn_adapter_run(rn_adapter *a, long long seq,
                               json_t *request_case, json_t **answer,
                               char **why);
+/* The same in steps, for several adapters at once: rn_adapter_begin_run
+ * sends nothing yet (false, with *why, when the adapter is not running);
+ * rn_adapter_fds gives the fds (at most RN_ADAPTER_NFDS) to poll(2) for
+ * the exchange under way and lowers *deadline (now_ms-like, CLOCK_MONOTONIC
+ * milliseconds) to its own; after the poll, rn_adapter_collect does the
+ * I/O and gives RN_CALL_PENDING, or the outcome as rn_adapter_run does. */
+#define RN_ADAPTER_NFDS 3
+bool rn_adapter_begin_run(rn_adapter *a, long long seq, json_t *request_case,
+                          char **why);
+size_t rn_adapter_fds(const rn_adapter *a, struct pollfd *pfd, long long *deadline);
+rn_call_status rn_adapter_collect(rn_adapter *a, const struct pollfd *pfd, size_t n,
+                                  json_t **answer, char **why);
+/* Moves the deadline of the exchange under way `ms` later (the time the
+ * runner spent blocked on another adapter). */
+void rn_adapter_delay(rn_adapter *a, long long ms);
+/* CLOCK_MONOTONIC in milliseconds. */
+long long rn_now_ms(void);
 /* The last RN_STDERR_TAIL_NBYTES of the adapter's stderr, cleaned to
  * UTF-8 (caller frees). */
 char *rn_adapter_stderr_tail(rn_adapter *a);
@@ -285,6 +306,13 @@ char *rn_adapter_stderr_tail(rn_adapter *a);
 void rn_adapter_kill(rn_adapter *a);
 /* Sends stop, waits up to 2 s, then kills. */
 void rn_adapter_stop(rn_adapter *a);
+/* The same in two steps, for several adapters at once: sends stop (and
+ * closes the pipes to and from it); then waits until `deadline`
+ * (rn_now_ms) at most, and kills. */
+void rn_adapter_send_stop(rn_adapter *a);
+void rn_adapter_stop_until(rn_adapter *a, long long deadline);
+/* How long a stopped adapter may take to exit (ms). */
+#define RN_STOP_WAIT_MS 2000
 void rn_adapter_free(rn_adapter *a);
 
 /* ------------------------------------------------------------------ */
@@ -422,6 +450,9 @@ void rn_progress_end(void);
 /* ------------------------------------------------------------------ */
 /* options.c */
 
+/* The most adapters --jobs runs at once. */
+#define RN_MAX_JOBS 256
+
 typedef struct rn_options {
     const char *adapter;
     const char *suite;
@@ -432,6 +463,7 @@ typedef struct rn_options {
     rn_format format;
     long timeout_ms;
     size_t max_failures;
+    size_t jobs;          /* adapters run at once (--jobs) */
     bool fail_on_unsupported;
     bool list;
     bool quiet;

@@ -84,9 +84,12 @@ EXP=$HERE/expectations.json
 
 # ---------------------------------------------------------------------------
 # A: the whole self-test corpus, with the expectations file.  Every case
-# carries its wanted outcome and failed levels in its tags.
+# carries its wanted outcome and failed levels in its tags.  One adapter
+# at a time (--jobs 1): some protocol cases depend on which cases one
+# process got before (count, an extra answer line); section I runs
+# several.
 
-run all --adapter "exec $(q "$FAKE") --log $(q "$TMP/all.log")" --timeout 1 \
+run all --adapter "exec $(q "$FAKE") --log $(q "$TMP/all.log")" --timeout 1 --jobs 1 \
     --expectations "$EXP" --format json "$CASES"
 status all 1
 pycheck wants "$TMP/all.out" "${FILES[@]}"
@@ -238,11 +241,12 @@ run fmt-tap --adapter "$(q "$FAKE")" --format tap "${VD[@]}"
 status fmt-tap 1
 pycheck tap "$TMP/fmt-tap.out" 40 "${NFAIL:-0}"
 
-# The same with crashes, stderr tails and skips in them.
-run prot-junit --adapter "exec $(q "$FAKE")" --timeout 1 --format junit \
+# The same with crashes, stderr tails and skips in them (one adapter, as
+# in A).
+run prot-junit --adapter "exec $(q "$FAKE")" --timeout 1 --jobs 1 --format junit \
     --expectations "$EXP" "$CASES/protocol.json" "$CASES/expectations.json"
 pycheck junit "$TMP/prot-junit.out" 33 3 15
-run prot-tap --adapter "exec $(q "$FAKE")" --timeout 1 --format tap \
+run prot-tap --adapter "exec $(q "$FAKE")" --timeout 1 --jobs 1 --format tap \
     --expectations "$EXP" "$CASES/protocol.json" "$CASES/expectations.json"
 pycheck tap "$TMP/prot-tap.out" 33 18
 
@@ -436,7 +440,7 @@ check "ignore-stop: killed after about 2 s (took ${elapsed_ms} ms)" \
 
 # An adapter that cannot be restarted: the next case is crashed, and the
 # run goes on.
-run restart --adapter "if [ -e $(q "$TMP/started") ]; then exec $(q "$FAKE") --no-hello; \
+run restart --jobs 1 --adapter "if [ -e $(q "$TMP/started") ]; then exec $(q "$FAKE") --no-hello; \
 else touch $(q "$TMP/started"); exec $(q "$FAKE"); fi" --format json \
     --filter id:P0000001 --filter id:P0000002 --filter id:V0000001 "$CASES"
 status restart 1
@@ -453,6 +457,55 @@ if command -v script >/dev/null 2>&1; then
 --filter 'values/number/*' $(q "$CASES") >/dev/null" /dev/null >"$TMP/quiet.err" 2>&1
     check "tty: no progress line with --quiet" bash -c "! grep -qF '[6/6]' $(q "$TMP/quiet.err")"
 fi
+
+# ---------------------------------------------------------------------------
+# I: several adapters at once (--jobs).  The reports are the same as with
+# one, in every format; each case gets the seq it gets with one adapter.
+
+JOBS_FILES=("$CASES/values.json" "$CASES/diagnostics.json" "$CASES/refs.json" \
+    "$CASES/convert.json" "$CASES/console.json" "$CASES/parse.json" \
+    "$CASES/applicability.json")
+for fmt in json text junit tap; do
+    run jobs1-$fmt --adapter "$(q "$FAKE") --log $(q "$TMP/jobs1.log")" --jobs 1 \
+        --format $fmt "${JOBS_FILES[@]}"
+    run jobs3-$fmt --adapter "$(q "$FAKE") --log $(q "$TMP/jobs3.log")" --jobs 3 \
+        --format $fmt "${JOBS_FILES[@]}"
+    status jobs3-$fmt "$(cat "$TMP/jobs1-$fmt.rc")"
+    check "jobs3-$fmt: the same report as with --jobs 1" \
+        cmp -s "$TMP/jobs1-$fmt.out" "$TMP/jobs3-$fmt.out"
+done
+check "jobs3: three adapters said hello" \
+    [ "$(grep -c '"cmd":"hello"' "$TMP/jobs3.log")" -ge 12 ]
+has jobs3-json err "3 at a time"
+has jobs1-json err "1 at a time"
+# The timing line: wall time, the runner's and the adapters' CPU time.
+has jobs3-text err "s wall; runner "
+has jobs3-text err "s CPU (loading the corpus "
+has jobs3-text err "adapter "
+run jobs-quiet --adapter "$(q "$FAKE")" --jobs 2 --quiet --filter id:V0000001 "$CASES"
+check "jobs-quiet: no timing line with --quiet" bash -c "! grep -q 'wall' $(q "$TMP/jobs-quiet.err")"
+# Crashes, hangs and malformed answers with several adapters: each is
+# recorded against its own case, and the others run on.
+run jobs-prot --adapter "exec $(q "$FAKE")" --timeout 1 --jobs 3 --format json \
+    "$CASES/protocol.json"
+status jobs-prot 1
+pycheck outcomes "$TMP/jobs-prot.out" P0000001=crashed "P0000001~exited with status 5" \
+    "P0000019=fail[value]" P0000025=pass P0000027=pass P0000028=crashed
+# One adapter per case at most; a bad --jobs is a usage error.
+run jobs-one --adapter "$(q "$FAKE")" --jobs 8 --filter id:V0000001 "$CASES"
+status jobs-one 0
+has jobs-one err "(1 process, 1 at a time)"
+run bad-jobs --adapter "$(q "$FAKE")" --jobs 0 "$CASES"
+status bad-jobs 2
+has bad-jobs err "invalid number of jobs"
+# An adapter that cannot start beside the first: the run goes on with
+# fewer, with a warning.
+run jobs-nostart --jobs 2 --format json --adapter "if [ -e $(q "$TMP/jobs-started") ]; then \
+exec $(q "$FAKE") --no-hello; else touch $(q "$TMP/jobs-started"); exec $(q "$FAKE"); fi" \
+    --filter 'values/number/*' "$CASES"
+status jobs-nostart 1
+has jobs-nostart err "adapter 2 of 2 could not start, running with 1"
+pycheck outcomes "$TMP/jobs-nostart.out" V0000001=pass
 
 # ---------------------------------------------------------------------------
 # Nothing the runner said on stderr anywhere came from a sanitizer (for
