@@ -1,9 +1,27 @@
 /*
- * bench_parse.c — measures how fast tfexpr parses files: for each FILE
- * (named <workload>.<size>.<mode>.hcl) it parses the whole file repeatedly
- * for at least one second and prints one JSON line {"file", "bytes",
- * "seconds_per_parse", "mb_per_s"}, as tools/bench/go-parse-bench does for
- * upstream.  A benchmark tool, not installed.
+ * bench_parse.c — measures how fast tfexpr parses files, and what memory a
+ * parse takes: for each FILE (named <workload>.<size>.<mode>.hcl) it parses
+ * the whole file repeatedly for at least one second and prints one JSON line
+ * {"file", "bytes", "seconds_per_parse", "mb_per_s", "mallocs_per_parse",
+ * "peak_bytes_per_byte"}, as tools/bench/go-parse-bench does for upstream.
+ * A benchmark tool, not installed.
+ *
+ * usage: bench_parse [--runs N] FILE...
+ *   --runs N  parse each file exactly N times after the first (for
+ *             callgrind, whose instruction counts need no minimum time)
+ *
+ * The memory figures come from one parse (the second, untimed one) seen
+ * through a malloc interposer: this program defines malloc, calloc,
+ * realloc, free, posix_memalign and aligned_alloc, which take precedence
+ * over the C library's for the whole process (ELF symbol interposition),
+ * and forwards them to glibc's own entry points (__libc_malloc and the
+ * others).  While counting, it counts allocation calls and keeps the bytes
+ * live (malloc_usable_size) and their peak.  peak_bytes_per_byte is the
+ * highest live byte count during the parse, less what was live before it,
+ * over the source's bytes: the source's copy, tokens, tree, diagnostics
+ * and any scratch memory, all of which the tfx_source holds or held.
+ * Without glibc, or under AddressSanitizer (which has its own malloc), the
+ * two figures are null.
  */
 #include <malloc.h>
 #include <stdio.h>
@@ -12,6 +30,104 @@
 #include <time.h>
 
 #include "tfexpr.h"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define NO_INTERPOSER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_INTERPOSER 1
+#endif
+#if defined(__GLIBC__) && !defined(NO_INTERPOSER)
+#define COUNT_MALLOC 1
+#endif
+
+#ifdef COUNT_MALLOC
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
+extern void __libc_free(void *p);
+
+static int counting;          /* counting only during the measured parse */
+static size_t n_calls;        /* allocation calls: malloc, calloc, realloc, memalign */
+static long long live_bytes;  /* usable bytes of live blocks allocated while counting */
+static long long peak_bytes;
+
+static void note_alloc(void *p)
+{
+    if (counting && p != NULL) {
+        n_calls++;
+        live_bytes += (long long)malloc_usable_size(p);
+        if (live_bytes > peak_bytes)
+            peak_bytes = live_bytes;
+    }
+}
+
+static void note_free(void *p)
+{
+    if (counting && p != NULL)
+        live_bytes -= (long long)malloc_usable_size(p);
+}
+
+void *malloc(size_t n)
+{
+    void *p = __libc_malloc(n);
+
+    note_alloc(p);
+    return p;
+}
+
+void *calloc(size_t n, size_t size)
+{
+    void *p = __libc_calloc(n, size);
+
+    note_alloc(p);
+    return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+    void *p;
+
+    note_free(old);
+    p = __libc_realloc(old, n);
+    if (p == NULL && n != 0 && old != NULL) {
+        /* failed: the old block is still there */
+        if (counting)
+            live_bytes += (long long)malloc_usable_size(old);
+        return NULL;
+    }
+    note_alloc(p);
+    return p;
+}
+
+void free(void *p)
+{
+    note_free(p);
+    __libc_free(p);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+    void *p = __libc_memalign(align, n);
+
+    if (p == NULL)
+        return 12; /* ENOMEM */
+    note_alloc(p);
+    *out = p;
+    return 0;
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+    void *p = __libc_memalign(align, n);
+
+    note_alloc(p);
+    return p;
+}
+#endif
 
 static double now(void)
 {
@@ -45,8 +161,9 @@ static char *slurp(const char *path, size_t *n)
 int main(int argc, char **argv)
 {
     double min_time = 1.0;
+    int fixed_runs = -1;
     tfx_limits limits;
-    int i;
+    int i = 1;
 
     /* Steady state of a process that parses again and again: glibc keeps
      * freed memory instead of handing it back to the kernel after every
@@ -56,7 +173,11 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     tfx_limits_init(&limits);
     limits.max_source_bytes = (size_t)1 << 30;
-    for (i = 1; i < argc; i++) {
+    if (argc > 2 && strcmp(argv[1], "--runs") == 0) {
+        fixed_runs = atoi(argv[2]);
+        i = 3;
+    }
+    for (; i < argc; i++) {
         size_t n;
         char *src = slurp(argv[i], &n);
         tfx_mode mode = strstr(argv[i], ".template.") != NULL ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION;
@@ -64,6 +185,7 @@ int main(int argc, char **argv)
         int runs = 0;
         double begin;
         double per;
+        char mem[128];
 
         if (src == NULL) {
             fprintf(stderr, "bench_parse: cannot read %s\n", argv[i]);
@@ -75,14 +197,30 @@ int main(int argc, char **argv)
             return 1;
         }
         tfx_source_free(s);
+        /* the second parse is counted: one-time set-up (the C library's,
+         * MPFR's caches) is done by then */
+#ifdef COUNT_MALLOC
+        n_calls = 0;
+        live_bytes = peak_bytes = 0;
+        counting = 1;
+#endif
+        s = tfx_source_parse(argv[i], src, n, mode, &limits);
+#ifdef COUNT_MALLOC
+        counting = 0;
+        snprintf(mem, sizeof(mem), "\"mallocs_per_parse\":%zu,\"peak_bytes_per_byte\":%.2f",
+                 n_calls, n > 0 ? (double)peak_bytes / (double)n : 0.0);
+#else
+        snprintf(mem, sizeof(mem), "\"mallocs_per_parse\":null,\"peak_bytes_per_byte\":null");
+#endif
+        tfx_source_free(s);
         begin = now();
-        while (now() - begin < min_time || runs < 3) {
+        while (fixed_runs >= 0 ? runs < fixed_runs : (now() - begin < min_time || runs < 3)) {
             tfx_source_free(tfx_source_parse(argv[i], src, n, mode, &limits));
             runs++;
         }
-        per = (now() - begin) / runs;
-        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,\"seconds_per_parse\":%.9f}\n",
-               n, argv[i], (double)n / per / 1e6, per);
+        per = runs > 0 ? (now() - begin) / runs : 0.0;
+        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,%s,\"seconds_per_parse\":%.9f}\n",
+               n, argv[i], per > 0 ? (double)n / per / 1e6 : 0.0, mem, per);
         free(src);
     }
     return 0;

@@ -1,7 +1,10 @@
 // Command go-parse-bench measures how fast upstream HCL parses files:
 // for each FILE (named <workload>.<size>.<mode>.hcl) it parses the whole
 // file repeatedly for at least the given time and prints one JSON line
-// {"file", "bytes", "seconds_per_parse", "mb_per_s"}.
+// {"file", "bytes", "seconds_per_parse", "mb_per_s", "mallocs_per_parse",
+// "alloc_bytes_per_byte"}: the last two from the runtime's counters over one
+// parse (heap objects allocated, and bytes allocated over the source's
+// bytes; Go frees by collection, so these are allocations, not a peak).
 package main
 
 import (
@@ -9,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -39,6 +43,13 @@ func main() {
 			fmt.Fprintf(os.Stderr, "%s: %s\n", path, diags.Error())
 			os.Exit(1)
 		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		parse()
+		runtime.ReadMemStats(&after)
+		mallocs := after.Mallocs - before.Mallocs
+		allocBytes := after.TotalAlloc - before.TotalAlloc
 		n := 0
 		begin := time.Now()
 		for time.Since(begin) < *minTime || n < 3 {
@@ -48,7 +59,9 @@ func main() {
 		per := time.Since(begin).Seconds() / float64(n)
 		line, _ := json.Marshal(map[string]interface{}{
 			"file": path, "bytes": len(src), "seconds_per_parse": per,
-			"mb_per_s": float64(len(src)) / per / 1e6,
+			"mb_per_s":             float64(len(src)) / per / 1e6,
+			"mallocs_per_parse":    mallocs,
+			"alloc_bytes_per_byte": float64(allocBytes) / float64(len(src)),
 		})
 		fmt.Println(string(line))
 	}
