@@ -1,5 +1,6 @@
 /*
- * arena.c — bump allocation with a byte budget.
+ * arena.c — bump allocation with a byte budget; the inline fast path is in
+ * arena.h.
  */
 #include "arena.h"
 
@@ -8,27 +9,19 @@
 #include <string.h>
 
 #define CHUNK_BYTES 65536
-#define ALIGN 16
+#define ALIGN TFX_ARENA_ALIGN
 
-typedef struct chunk {
-    struct chunk *next;
+typedef struct tfx_arena_chunk {
+    struct tfx_arena_chunk *next;
     size_t size;   /* usable bytes after the header */
-    size_t used;
+    size_t used;   /* as of the last sync, for the newest chunk */
 } chunk;
 
-typedef struct finalizer {
-    struct finalizer *next;
+typedef struct tfx_arena_finalizer {
+    struct tfx_arena_finalizer *next;
     void (*fn)(void *);
     void *p;
 } finalizer;
-
-struct tfx_arena {
-    chunk *chunks;          /* newest first */
-    finalizer *finalizers;  /* newest first */
-    size_t budget;          /* 0: none */
-    size_t used;
-    bool exhausted;
-};
 
 /* Bytes of the chunk header, rounded up so data stays aligned. */
 #define HEADER_BYTES ((sizeof(chunk) + ALIGN - 1) / ALIGN * ALIGN)
@@ -61,31 +54,59 @@ void tfx_arena_free(tfx_arena *a)
     free(a);
 }
 
-void *tfx_arena_alloc(tfx_arena *a, size_t nbytes)
+/* Counts what the inline fast path handed out since the last sync in
+ * `used` and in the newest chunk's `used`. */
+static void sync(tfx_arena *a)
+{
+    size_t taken = a->avail_synced - a->avail;
+
+    a->used += taken;
+    if (a->chunks != NULL)
+        a->chunks->used += taken;
+    a->avail_synced = a->avail;
+}
+
+/* Opens the fast path's window on the newest chunk: its free bytes, no
+ * more than the budget has left. */
+static void open_window(tfx_arena *a)
 {
     chunk *c = a->chunks;
+    size_t room = c->size - c->used;
+
+    if (a->budget != 0 && a->budget - a->used < room)
+        room = a->budget - a->used;
+    a->next = (unsigned char *)c + HEADER_BYTES + c->used;
+    a->avail = a->avail_synced = room;
+}
+
+static void *refuse(tfx_arena *a)
+{
+    a->exhausted = true;
+    a->avail = a->avail_synced = 0;
+    return NULL;
+}
+
+void *tfx_arena_alloc_slow(tfx_arena *a, size_t nbytes, bool zero)
+{
+    chunk *c;
     size_t need = (nbytes + ALIGN - 1) / ALIGN * ALIGN;
     unsigned char *p;
 
+    sync(a);
     if (need < nbytes || a->exhausted
-        || (a->budget != 0 && (need > a->budget - a->used || a->used > a->budget))) {
-        a->exhausted = true;
-        return NULL;
-    }
+        || (a->budget != 0 && (need > a->budget - a->used || a->used > a->budget)))
+        return refuse(a);
     if (need == 0)
         need = ALIGN;
+    c = a->chunks;
     if (c == NULL || c->size - c->used < need) {
         size_t size = need > CHUNK_BYTES ? need : CHUNK_BYTES;
 
-        if (size > SIZE_MAX - HEADER_BYTES) {
-            a->exhausted = true;
-            return NULL;
-        }
+        if (size > SIZE_MAX - HEADER_BYTES)
+            return refuse(a);
         c = malloc(HEADER_BYTES + size);
-        if (c == NULL) {
-            a->exhausted = true;
-            return NULL;
-        }
+        if (c == NULL)
+            return refuse(a);
         c->size = size;
         c->used = 0;
         c->next = a->chunks;
@@ -94,16 +115,21 @@ void *tfx_arena_alloc(tfx_arena *a, size_t nbytes)
     p = (unsigned char *)c + HEADER_BYTES + c->used;
     c->used += need;
     a->used += need;
-    memset(p, 0, need);
+    open_window(a);
+    if (zero)
+        memset(p, 0, need);
     return p;
 }
 
 char *tfx_arena_strndup(tfx_arena *a, const char *s, size_t n)
 {
-    char *p = n == SIZE_MAX ? NULL : tfx_arena_alloc(a, n + 1);
+    char *p = n == SIZE_MAX ? NULL : tfx_arena_alloc_raw(a, n + 1);
 
-    if (p != NULL && n > 0)
-        memcpy(p, s, n);
+    if (p != NULL) {
+        if (n > 0)
+            memcpy(p, s, n);
+        p[n] = '\0';
+    }
     return p;
 }
 
@@ -127,5 +153,5 @@ bool tfx_arena_exhausted(const tfx_arena *a)
 
 size_t tfx_arena_used(const tfx_arena *a)
 {
-    return a->used;
+    return a->used + (a->avail_synced - a->avail);
 }
