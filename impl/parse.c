@@ -36,15 +36,6 @@
  * Memory
  * ------------------------------------------------------------------ */
 
-void *tfx_p_alloc(parser *p, size_t nbytes)
-{
-    void *mem = p->oom ? NULL : tfx_arena_alloc(p->arena, nbytes);
-
-    if (mem == NULL)
-        p->oom = true;
-    return mem;
-}
-
 /* [eval.literal] [num.literal] [value.string.nfc] The value of a number
  * or string literal, worked out once here instead of at every evaluation
  * (eval.c's literal_value takes it): the number read at 512 bits, the
@@ -86,7 +77,7 @@ void tfx_p_literal_value(parser *p, tfx_literal *lit)
  * the union is never touched. */
 #define NODE_BYTES(member) (offsetof(tfx_node, as) + sizeof(((tfx_node *)NULL)->as.member))
 
-static size_t node_bytes(tfx_node_kind kind)
+static inline size_t node_bytes(tfx_node_kind kind)
 {
     switch (kind) {
     case TFX_NODE_LITERAL: return NODE_BYTES(literal);
@@ -112,44 +103,61 @@ static size_t node_bytes(tfx_node_kind kind)
     return sizeof(tfx_node);
 }
 
-tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
+/* Out of memory: the parser's scratch node stands in, so callers need no
+ * checks; the parse result is discarded anyway. */
+static tfx_node *scratch_node(parser *p)
+{
+    memset(p->scratch, 0, sizeof(*p->scratch));
+    return p->scratch;
+}
+
+/* A node of `kind`, cleared, inline in this file (its size is known where
+ * the kind is a constant): most of a parse's allocations are nodes. */
+static inline tfx_node *make_node(parser *p, tfx_node_kind kind, tfx_range range)
 {
     tfx_node *n = tfx_p_alloc(p, node_bytes(kind));
 
-    if (n == NULL) {
-        /* Out of memory: hand out the parser's scratch node so callers
-         * need no checks; the parse result is discarded anyway. */
-        n = p->scratch;
-        memset(n, 0, sizeof(*n));
-    }
+    if (n == NULL)
+        n = scratch_node(p);
     n->kind = kind;
     n->range = range;
     return n;
 }
 
+tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
+{
+    return make_node(p, kind, range);
+}
+
 tfx_node *tfx_p_placeholder(parser *p, tfx_range range)
 {
-    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+    tfx_node *n = make_node(p, TFX_NODE_LITERAL, range);
 
     n->as.literal.kind = TFX_LIT_UNKNOWN;
     return n;
 }
 
-bool tfx_p_push(parser *p, vec *v, const void *item, size_t size)
+/* Makes room in the scratch stack for `size` bytes at offset `at` (false,
+ * oom set, if it cannot). */
+bool tfx_p_grow(parser *p, size_t at, size_t size)
 {
-    if (v->n == v->cap) {
-        size_t ncap = v->cap == 0 ? 4 : v->cap * 2;
-        void *items = realloc(v->items, ncap * size);
+    size_t cap = p->stack_cap == 0 ? 4096 : p->stack_cap;
+    unsigned char *stack;
 
-        if (items == NULL) {
+    while (at > cap || cap - at < size) {
+        if (cap > ((size_t)-1) / 2) {
             p->oom = true;
             return false;
         }
-        v->items = items;
-        v->cap = ncap;
+        cap *= 2;
     }
-    memcpy((char *)v->items + v->n * size, item, size);
-    v->n++;
+    stack = realloc(p->stack, cap);
+    if (stack == NULL) {
+        p->oom = true;
+        return false;
+    }
+    p->stack = stack;
+    p->stack_cap = cap;
     return true;
 }
 
@@ -158,16 +166,19 @@ void *tfx_p_finish(parser *p, vec *v, size_t size)
     void *items = NULL;
 
     if (v->n > 0) {
-        items = tfx_p_alloc(p, v->n * size);
+        items = tfx_p_alloc_raw(p, v->n * size);
         if (items != NULL)
-            memcpy(items, v->items, v->n * size);
-        else
-            v->n = 0;
+            memcpy(items, p->stack + v->base, v->n * size);
     }
-    free(v->items);
-    v->items = NULL;
-    v->cap = 0;
+    tfx_p_drop(p, v);
     return items;
+}
+
+void tfx_p_drop(parser *p, vec *v)
+{
+    if (v->n > 0)
+        p->stack_top = v->base;
+    v->n = 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -181,30 +192,42 @@ static bool including_newlines(const parser *p)
 
 void tfx_p_push_newlines(parser *p, bool include)
 {
-    tfx_p_push(p, &p->newlines, &include, sizeof(include));
+    flag_stack *f = &p->newlines;
+
+    if (f->n == f->cap) {
+        size_t cap = f->cap == 0 ? 64 : f->cap * 2;
+        bool *items = cap > f->cap ? realloc(f->items, cap * sizeof(bool)) : NULL;
+
+        if (items == NULL) {
+            p->oom = true;
+            p->nl = include;
+            return;
+        }
+        f->items = items;
+        f->cap = cap;
+    }
+    f->items[f->n++] = include;
     p->nl = include;
 }
 
 void tfx_p_pop_newlines(parser *p)
 {
-    if (p->newlines.n > 0)
-        p->newlines.n--;
-    p->nl = p->newlines.n == 0 || ((const bool *)p->newlines.items)[p->newlines.n - 1];
+    flag_stack *f = &p->newlines;
+
+    if (f->n > 0)
+        f->n--;
+    p->nl = f->n == 0 || f->items[f->n - 1];
 }
 
-/* The next significant token and the index after it.  Comments are
- * skipped; where newlines are seen, a comment that ends with one stands
- * for a newline token with the comment's range. */
-static const tfx_token *next_token(parser *p, size_t *after)
+/* Finds the next significant token from p->next on, in the current
+ * newline mode, and keeps where it is for the inline functions of
+ * parse_internal.h.  Comments are skipped; where newlines are seen, a
+ * comment that ends with one stands for a newline token. */
+void tfx_p_seek_slow(parser *p)
 {
     bool nl = including_newlines(p);
     size_t i;
 
-    if (p->cache_valid && p->cache_next == p->next && p->cache_newlines == nl) {
-        *after = p->cache_after;
-        return &p->cache_tok;
-    }
-    /* the first token seen in this mode, from p->next on */
     for (i = p->next; i < p->toks.n; i++) {
         const tfx_lexeme *l = &p->toks.items[i];
         tfx_token_kind k = (tfx_token_kind)l->kind;
@@ -219,45 +242,24 @@ static const tfx_token *next_token(parser *p, size_t *after)
         break;
     }
     if (i < p->toks.n) {
-        p->cache_tok = tfx_token_at(&p->toks, i);
-        *after = i + 1;
+        p->cache_at = i;
+        p->cache_after = i + 1;
     } else {
-        p->cache_tok = tfx_token_at(&p->toks, p->toks.n - 1);
-        *after = p->toks.n;
+        p->cache_at = p->toks.n - 1;
+        p->cache_after = p->toks.n;
     }
-    if (p->cache_tok.kind == TFX_TOK_COMMENT) {
-        /* a comment that ends a line, where newlines are seen */
-        p->cache_tok.kind = TFX_TOK_NEWLINE;
-        p->cache_tok.bytes += p->cache_tok.nbytes - 1;
-        p->cache_tok.nbytes = 1;
-    }
+    p->cache_kind = (tfx_token_kind)p->toks.items[p->cache_at].kind;
+    if (p->cache_kind == TFX_TOK_COMMENT)
+        p->cache_kind = TFX_TOK_NEWLINE;   /* a comment that ends a line */
     p->cache_valid = true;
     p->cache_next = p->next;
     p->cache_newlines = nl;
-    p->cache_after = *after;
-    return &p->cache_tok;
-}
-
-tfx_token tfx_p_peek(parser *p)
-{
-    size_t after;
-
-    return *next_token(p, &after);
-}
-
-tfx_token tfx_p_read(parser *p)
-{
-    size_t after;
-    tfx_token t = *next_token(p, &after);
-
-    p->next = after;
-    return t;
 }
 
 tfx_range tfx_p_prev_range(parser *p)
 {
     if (p->next == 0)
-        return tfx_p_peek(p).range;
+        return tfx_p_peek_range(p);
     return tfx_token_at(&p->toks, p->next - 1).range;
 }
 
@@ -271,13 +273,6 @@ bool tfx_p_is_keyword(tfx_token t, const char *kw)
         if (kw[i] == '\0' || t.bytes[i] != (unsigned char)kw[i])
             return false;
     return kw[i] == '\0';
-}
-
-tfx_token_kind tfx_p_peek_kind_slow(parser *p)
-{
-    size_t after;
-
-    return next_token(p, &after)->kind;
 }
 
 /* ---------------------------------------------------------------------
@@ -369,7 +364,7 @@ bool tfx_p_enter(parser *p)
 {
     if (p->depth >= p->max_depth) {
         if (!p->depth_reported) {
-            tfx_range r = tfx_p_peek(p).range;
+            tfx_range r = tfx_p_peek_range(p);
 
             p->depth_reported = true;
             tfx_diags_add(p->diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT,
@@ -395,13 +390,16 @@ void tfx_p_leave(parser *p)
 
 static tfx_node *parse_conditional(parser *p);
 static tfx_node *parse_with_traversals(parser *p);
+static tfx_node *binary_general(parser *p, int level);
+static tfx_node *parse_term(parser *p);
+static tfx_node *parse_traversals(parser *p, tfx_node *from);
 
 tfx_node *tfx_p_expression(parser *p)
 {
     tfx_node *n;
 
     if (!tfx_p_enter(p))
-        return tfx_p_placeholder(p, tfx_p_peek(p).range);
+        return tfx_p_placeholder(p, tfx_p_peek_range(p));
     n = parse_conditional(p);
     tfx_p_leave(p);
     return n;
@@ -411,9 +409,10 @@ tfx_node *tfx_p_expression(parser *p)
  * results whole expressions. */
 static tfx_node *parse_conditional(parser *p)
 {
-    tfx_range start = tfx_p_peek(p).range;
+    size_t start_at = tfx_p_peek_at(p);  /* its range is wanted only with a '?' */
+    tfx_range start;
     size_t mark = tfx_p_mark(p);
-    tfx_node *cond = tfx_p_binary(p, 0);
+    tfx_node *cond = p->general ? binary_general(p, 0) : tfx_p_binary(p, 0);
     tfx_node *yes;
     tfx_node *no;
     tfx_node *n;
@@ -423,7 +422,8 @@ static tfx_node *parse_conditional(parser *p)
         return cond;
     if (tfx_p_peek_kind(p) != TFX_TOK_QUESTION)
         return cond;
-    tfx_p_read(p);
+    start = tfx_p_range_at(p, start_at);
+    tfx_p_skip(p);
     mark = tfx_p_mark(p);
     yes = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark))
@@ -437,12 +437,12 @@ static tfx_node *parse_conditional(parser *p)
                     "A conditional needs a result for the false case, after a colon.");
         return cond;
     }
-    tfx_p_read(p);
+    tfx_p_skip(p);
     mark = tfx_p_mark(p);
     no = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark))
         return cond;
-    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(start, no->range));
+    n = make_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(start, no->range));
     n->as.conditional.cond = cond;
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
@@ -450,51 +450,41 @@ static tfx_node *parse_conditional(parser *p)
 }
 
 /* [gram.prec] The binary operators by precedence, lowest first; each
- * level is left-associative. */
-static const struct {
-    tfx_token_kind tok;
-    tfx_op op;
-    int level;
-} binary_ops[] = {
-    {TFX_TOK_OR, TFX_OP_OR, 0},
-    {TFX_TOK_AND, TFX_OP_AND, 1},
-    {TFX_TOK_EQUAL_OP, TFX_OP_EQUAL, 2},
-    {TFX_TOK_NOT_EQUAL, TFX_OP_NOT_EQUAL, 2},
-    {TFX_TOK_GREATER_THAN, TFX_OP_GREATER, 3},
-    {TFX_TOK_GREATER_THAN_EQ, TFX_OP_GREATER_EQUAL, 3},
-    {TFX_TOK_LESS_THAN, TFX_OP_LESS, 3},
-    {TFX_TOK_LESS_THAN_EQ, TFX_OP_LESS_EQUAL, 3},
-    {TFX_TOK_PLUS, TFX_OP_ADD, 4},
-    {TFX_TOK_MINUS, TFX_OP_SUBTRACT, 4},
-    {TFX_TOK_STAR, TFX_OP_MULTIPLY, 5},
-    {TFX_TOK_SLASH, TFX_OP_DIVIDE, 5},
-    {TFX_TOK_PERCENT, TFX_OP_MODULO, 5},
-};
+ * level is left-associative.  Indexed by token kind: whether the token is
+ * a binary operator, which, and its level. */
 #define NLEVELS 6
 
-/* The operator of `level` that token kind k is, or -1. */
-static int binary_op_at(tfx_token_kind k, int level)
-{
-    size_t i;
+typedef struct {
+    bool is_op;
+    signed char level;
+    unsigned char op;    /* a tfx_op */
+} binary_op_info;
 
-    switch (k) {
-    case TFX_TOK_OR: case TFX_TOK_AND: case TFX_TOK_EQUAL_OP: case TFX_TOK_NOT_EQUAL:
-    case TFX_TOK_GREATER_THAN: case TFX_TOK_GREATER_THAN_EQ: case TFX_TOK_LESS_THAN:
-    case TFX_TOK_LESS_THAN_EQ: case TFX_TOK_PLUS: case TFX_TOK_MINUS: case TFX_TOK_STAR:
-    case TFX_TOK_SLASH: case TFX_TOK_PERCENT:
-        break;
-    default:
-        return -1;   /* most tokens are no operator: answer at once */
-    }
-    for (i = 0; i < sizeof(binary_ops) / sizeof(binary_ops[0]); i++)
-        if (binary_ops[i].tok == k && binary_ops[i].level == level)
-            return (int)binary_ops[i].op;
-    return -1;
+static const binary_op_info binary_ops[TFX_TOK_COUNT] = {
+    [TFX_TOK_OR] = {true, 0, TFX_OP_OR},
+    [TFX_TOK_AND] = {true, 1, TFX_OP_AND},
+    [TFX_TOK_EQUAL_OP] = {true, 2, TFX_OP_EQUAL},
+    [TFX_TOK_NOT_EQUAL] = {true, 2, TFX_OP_NOT_EQUAL},
+    [TFX_TOK_GREATER_THAN] = {true, 3, TFX_OP_GREATER},
+    [TFX_TOK_GREATER_THAN_EQ] = {true, 3, TFX_OP_GREATER_EQUAL},
+    [TFX_TOK_LESS_THAN] = {true, 3, TFX_OP_LESS},
+    [TFX_TOK_LESS_THAN_EQ] = {true, 3, TFX_OP_LESS_EQUAL},
+    [TFX_TOK_PLUS] = {true, 4, TFX_OP_ADD},
+    [TFX_TOK_MINUS] = {true, 4, TFX_OP_SUBTRACT},
+    [TFX_TOK_STAR] = {true, 5, TFX_OP_MULTIPLY},
+    [TFX_TOK_SLASH] = {true, 5, TFX_OP_DIVIDE},
+    [TFX_TOK_PERCENT] = {true, 5, TFX_OP_MODULO},
+};
+
+/* The precedence level of the binary operator k, or -1. */
+static int binary_level(tfx_token_kind k)
+{
+    return binary_ops[k].is_op ? binary_ops[k].level : -1;
 }
 
 static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
 {
-    tfx_node *n = tfx_p_node(p, TFX_NODE_BINARY_OP, tfx_range_between(lhs->range, rhs->range));
+    tfx_node *n = make_node(p, TFX_NODE_BINARY_OP, tfx_range_between(lhs->range, rhs->range));
 
     n->as.op.op = op;
     n->as.op.lhs = lhs;
@@ -502,11 +492,107 @@ static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
     return n;
 }
 
-/* [gram.binary] An operand of `level` or above, then any number of
- * operators of this level each with its right operand; the result
- * associates to the left.  If an operand had errors in recovery, what was
- * built so far is returned at once, without the pending operator. */
+/* [gram.binary] The grammar's operators by level: an operand of level
+ * `level` is an operand of the level above, then any number of operators of
+ * this level each with its right operand; the result associates to the
+ * left; above the highest level an operand is a term with its traversals.
+ * If an operand had errors in recovery, what was built so far at that
+ * level is returned at once, without the pending operator.
+ *
+ * tfx_p_binary_general below is that rule as written, one call per level
+ * per operand.  tfx_p_binary does the same in one loop (precedence
+ * climbing): a stack holds the levels that have a left operand and an
+ * operator pending, lowest first; the levels in between hold no operator
+ * and only pass a finished operand down.  After each operand, the levels
+ * from the highest down to the next operator's are finished in the order
+ * the recursion would return from them, each first making the recursion's
+ * check: recovery and an error since its mark, where a level's mark is
+ * where its current operand began (a pending level: after its operator;
+ * a level in between: the mark of the pending level below it, or of the
+ * start).  A check that holds makes every lower level's check hold too
+ * (their marks are no later, errors are never taken back), so each of them
+ * returns its left operand at once: the result is the lowest pending
+ * level's left operand, or the operand itself when none is pending.  The
+ * tree, the nodes made and the errors are therefore the general one's;
+ * test_parse compares the two on random operator chains. */
 tfx_node *tfx_p_binary(parser *p, int level)
+{
+    struct {
+        tfx_node *lhs;
+        size_t mark;
+        int level;
+        tfx_op op;
+    } stack[NLEVELS];
+    int top = 0;                      /* pending levels on the stack */
+    size_t base_mark = tfx_p_mark(p); /* mark of the levels below the first pending one */
+
+    for (;;) {
+        tfx_node *operand = parse_traversals(p, parse_term(p));
+        int next;
+        int at;
+
+        /* The operand is finished at the highest level; it travels down
+         * until a level takes the next operator or the base is passed. */
+        next = binary_level(tfx_p_peek_kind(p));
+        if (next < level)
+            next = -1;
+        if (!p->recovery) {
+            /* Out of recovery no level's check holds, and a level with no
+             * operator pending passes the operand on unchanged: only the
+             * pending levels above the next operator's have work (each
+             * finishes its operation), then that level takes it. */
+            while (top > 0 && stack[top - 1].level > next) {
+                operand = make_binary(p, stack[top - 1].lhs, stack[top - 1].op, operand);
+                top--;
+            }
+            if (next < 0)
+                return operand;
+            if (top > 0 && stack[top - 1].level == next) {
+                stack[top - 1].lhs = make_binary(p, stack[top - 1].lhs, stack[top - 1].op, operand);
+            } else {
+                stack[top].lhs = operand;
+                stack[top].level = next;
+                top++;
+            }
+            stack[top - 1].op = (tfx_op)binary_ops[tfx_p_peek_kind(p)].op;
+            tfx_p_skip(p);
+            stack[top - 1].mark = tfx_p_mark(p);
+            continue;
+        }
+        for (at = NLEVELS - 1; at >= level; at--) {
+            bool pending = top > 0 && stack[top - 1].level == at;
+            size_t mark = top > 0 ? stack[top - 1].mark : base_mark;
+
+            if (p->recovery && tfx_p_errors_since(p, mark))
+                return top > 0 ? stack[0].lhs : operand;
+            if (at == next) {
+                const binary_op_info *b = &binary_ops[tfx_p_peek_kind(p)];
+
+                if (pending) {
+                    stack[top - 1].lhs = make_binary(p, stack[top - 1].lhs, stack[top - 1].op, operand);
+                } else {
+                    stack[top].lhs = operand;
+                    stack[top].level = at;
+                    top++;
+                }
+                stack[top - 1].op = (tfx_op)b->op;
+                tfx_p_skip(p);
+                stack[top - 1].mark = tfx_p_mark(p);
+                break;
+            }
+            if (pending) {
+                operand = make_binary(p, stack[top - 1].lhs, stack[top - 1].op, operand);
+                top--;
+            }
+        }
+        if (at < level)
+            return operand;
+    }
+}
+
+/* [gram.binary] The same rule as written: one call per level, as the
+ * reference tfx_p_binary is checked against (tfx_parse_general). */
+static tfx_node *binary_general(parser *p, int level)
 {
     size_t mark = tfx_p_mark(p);
     tfx_node *lhs;
@@ -514,29 +600,27 @@ tfx_node *tfx_p_binary(parser *p, int level)
     int op = -1;
 
     if (level >= NLEVELS)
-        return parse_with_traversals(p);
-    lhs = tfx_p_binary(p, level + 1);
+        return parse_traversals(p, parse_term(p));
+    lhs = binary_general(p, level + 1);
     if (p->recovery && tfx_p_errors_since(p, mark))
         return lhs;
     for (;;) {
-        int next_op = binary_op_at(tfx_p_peek_kind(p), level);
+        tfx_token_kind k = tfx_p_peek_kind(p);
+        int next_op = binary_level(k) == level ? (int)binary_ops[k].op : -1;
 
         if (next_op < 0)
             break;
         if (op >= 0)
             lhs = make_binary(p, lhs, (tfx_op)op, rhs);
         op = next_op;
-        tfx_p_read(p);
+        tfx_p_skip(p);
         mark = tfx_p_mark(p);
-        rhs = tfx_p_binary(p, level + 1);
+        rhs = binary_general(p, level + 1);
         if (p->recovery && tfx_p_errors_since(p, mark))
             return lhs;
     }
     return op < 0 ? lhs : make_binary(p, lhs, (tfx_op)op, rhs);
 }
-
-static tfx_node *parse_term(parser *p);
-static tfx_node *parse_traversals(parser *p, tfx_node *from);
 
 static tfx_node *parse_with_traversals(parser *p)
 {
@@ -554,7 +638,7 @@ static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
     tfx_node *n = expr;
 
     if (expr->kind != TFX_NODE_SCOPE_TRAVERSAL && expr->kind != TFX_NODE_RELATIVE_TRAVERSAL) {
-        n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
+        n = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
         n->as.traversal.source = expr;
     }
     /* the steps array doubles when full, so a long chain stays linear */
@@ -651,7 +735,7 @@ static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
 {
     tfx_token marker = tfx_p_read(p);
     vec steps = {0};
-    tfx_range first_range = tfx_p_peek(p).range;
+    tfx_range first_range = tfx_p_peek_range(p);
     tfx_range last_range = marker.range;
     tfx_node *item;
     tfx_node *each;
@@ -683,28 +767,27 @@ static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
                                 &attr_tok.range, NULL, "A dot must be followed by an attribute name.");
             }
             p->recovery = true;
-            free(steps.items);
+            tfx_p_drop(p, &steps);
             *restart = true;
             return ret;
         }
-        tfx_p_read(p);
+        tfx_p_skip(p);
         step = attr_step(next, tfx_range_between(sdot.range, next.range));
         tfx_p_push(p, &steps, &step, sizeof(step));
         last_range = next.range;
     }
-    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(dot.range, marker.range));
+    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(dot.range, marker.range));
     if (steps.n == 0) {
-        free(steps.items);
         each = item;
     } else {
         size_t nsteps = steps.n;
 
-        each = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(first_range, last_range));
+        each = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(first_range, last_range));
         each->as.traversal.source = item;
         each->as.traversal.steps = tfx_p_finish(p, &steps, sizeof(tfx_step));
         each->as.traversal.nsteps = each->as.traversal.steps != NULL ? nsteps : 0;
     }
-    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, last_range));
+    n = make_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, last_range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
@@ -721,7 +804,7 @@ static tfx_node *parse_full_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
     tfx_node *each;
     tfx_node *n;
 
-    tfx_p_read(p); /* the star */
+    tfx_p_skip(p); /* the star */
     close = tfx_p_read(p);
     if (close.kind != TFX_TOK_CBRACK && !p->recovery) {
         /* [gram.splat.full.close] The error's subject is the token that
@@ -730,14 +813,14 @@ static tfx_node *parse_full_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
         tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing close bracket on splat index",
                     &close.range, NULL, "A full splat is written [*], the star then a closing bracket.");
     }
-    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(open.range, close.range));
+    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(open.range, close.range));
     if (!tfx_p_enter(p)) {
         each = item;
     } else {
         each = parse_traversals(p, item);
         tfx_p_leave(p);
     }
-    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, each->range));
+    n = make_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, each->range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
@@ -804,7 +887,7 @@ static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token
         return add_step(p, ret, step);
     }
     {
-        tfx_node *n = tfx_p_node(p, TFX_NODE_INDEX, tfx_range_between(from->range, rng));
+        tfx_node *n = make_node(p, TFX_NODE_INDEX, tfx_range_between(from->range, rng));
 
         n->as.index.collection = ret;
         n->as.index.key = key;
@@ -827,12 +910,12 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
             tfx_token attr = tfx_p_peek(p);
 
             if (attr.kind == TFX_TOK_IDENT) {
-                tfx_p_read(p);
+                tfx_p_skip(p);
                 ret = add_step(p, ret, attr_step(attr, tfx_range_between(dot.range, attr.range)));
             } else if (attr.kind == TFX_TOK_NUMBER_LIT) {
                 tfx_step step;
 
-                tfx_p_read(p);
+                tfx_p_skip(p);
                 if (!legacy_index_chained(p, attr, attr.range, false, &step, dot.range))
                     step = legacy_index_step(p, attr, dot.range);
                 ret = add_step(p, ret, step);
@@ -871,7 +954,7 @@ static tfx_node *parse_for(parser *p, tfx_token open);
 
 static tfx_node *literal_node(parser *p, tfx_range range, tfx_literal_kind kind)
 {
-    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+    tfx_node *n = make_node(p, TFX_NODE_LITERAL, range);
 
     n->as.literal.kind = kind;
     return n;
@@ -903,7 +986,7 @@ static tfx_node *parse_parens(parser *p)
     }
     close = tfx_p_read(p);
     tfx_p_pop_newlines(p);
-    n = tfx_p_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open.range, close.range));
     n->as.parens.expr = expr;
     return n;
 }
@@ -916,12 +999,12 @@ static tfx_node *parse_unary(parser *p, tfx_op op)
     tfx_node *n;
 
     if (!tfx_p_enter(p))
-        operand = tfx_p_placeholder(p, tfx_p_peek(p).range);
+        operand = tfx_p_placeholder(p, tfx_p_peek_range(p));
     else {
         operand = parse_with_traversals(p);
         tfx_p_leave(p);
     }
-    n = tfx_p_node(p, TFX_NODE_UNARY_OP, tfx_range_between(tok.range, operand->range));
+    n = make_node(p, TFX_NODE_UNARY_OP, tfx_range_between(tok.range, operand->range));
     n->as.op.op = op;
     n->as.op.lhs = operand;
     n->as.op.symbol_range = tok.range;
@@ -941,14 +1024,14 @@ static tfx_node *parse_template_term(parser *p)
 
 static tfx_node *parse_term(parser *p)
 {
-    tfx_token start = tfx_p_peek(p);
+    tfx_token start;
 
-    switch (start.kind) {
+    switch (tfx_p_peek_kind(p)) {
     case TFX_TOK_OPAREN:
         return parse_parens(p);
     case TFX_TOK_NUMBER_LIT: {
         tfx_token tok = tfx_p_read(p);
-        tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, tok.range);
+        tfx_node *n = make_node(p, TFX_NODE_LITERAL, tok.range);
 
         n->as.literal = number_literal(p, tok);
         return n;
@@ -967,7 +1050,7 @@ static tfx_node *parse_term(parser *p)
         }
         if (tfx_p_is_keyword(tok, "null"))
             return literal_node(p, tok.range, TFX_LIT_NULL);
-        n = tfx_p_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
+        n = make_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
         n->as.traversal.root = (const char *)tok.bytes;
         n->as.traversal.nroot = tok.nbytes;
         n->as.traversal.root_range = tok.range;
@@ -986,6 +1069,7 @@ static tfx_node *parse_term(parser *p)
         return parse_object(p);
     default:
         /* [gram.term.missing] */
+        start = tfx_p_peek(p);
         if (!p->recovery) {
             if (start.kind == TFX_TOK_EOF)
                 tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing expression", &start.range, NULL,
@@ -1071,7 +1155,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
     }
     tfx_p_pop_newlines(p);
     nargs = args.n;
-    n = tfx_p_node(p, TFX_NODE_FUNCTION_CALL, tfx_range_between(name.range, close.range));
+    n = make_node(p, TFX_NODE_FUNCTION_CALL, tfx_range_between(name.range, close.range));
     n->as.call.name = (const char *)name.bytes;
     n->as.call.nname = name.nbytes;
     n->as.call.args = tfx_p_finish(p, &args, sizeof(node_ptr));
@@ -1134,11 +1218,11 @@ static tfx_node *parse_tuple(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACK);
             break;
         }
-        tfx_p_read(p);
+        tfx_p_skip(p);
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = tfx_p_node(p, TFX_NODE_TUPLE_CONS, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_TUPLE_CONS, tfx_range_between(open.range, close.range));
     n->as.tuple.items = tfx_p_finish(p, &items, sizeof(node_ptr));
     n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
     n->as.tuple.open_range = open.range;
@@ -1174,7 +1258,7 @@ static tfx_node *parse_object(parser *p)
         size_t mark;
 
         if (next.kind == TFX_TOK_NEWLINE) {
-            tfx_p_read(p);
+            tfx_p_skip(p);
             continue;
         }
         if (next.kind == TFX_TOK_CBRACE) {
@@ -1188,7 +1272,7 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        item.key = tfx_p_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
+        item.key = make_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
         item.key->as.key.wrapped = key;
         item.key->as.key.force_non_literal = force;
         next = tfx_p_peek(p);
@@ -1213,7 +1297,7 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        tfx_p_read(p);
+        tfx_p_skip(p);
         mark = tfx_p_mark(p);
         item.value = tfx_p_expression(p);
         if (p->recovery && tfx_p_errors_since(p, mark)) {
@@ -1241,11 +1325,11 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        tfx_p_read(p);
+        tfx_p_skip(p);
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = tfx_p_node(p, TFX_NODE_OBJECT_CONS, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_OBJECT_CONS, tfx_range_between(open.range, close.range));
     n->as.object.items = tfx_p_finish(p, &items, sizeof(tfx_object_item));
     n->as.object.nitems = n->as.object.items != NULL ? nitems : 0;
     n->as.object.open_range = open.range;
@@ -1293,7 +1377,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     memset(&key_var, 0, sizeof(key_var));
     memset(&ellipsis, 0, sizeof(ellipsis));
     tfx_p_push_newlines(p, false);
-    tfx_p_read(p); /* "for" */
+    tfx_p_skip(p); /* "for" */
     if (tfx_p_peek_kind(p) != TFX_TOK_IDENT) {
         n = for_head_error(p, open, close_kind, "The word for must be followed by a variable name.");
         goto done;
@@ -1302,7 +1386,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
         key_var = val_var;
         has_key_var = true;
-        tfx_p_read(p);
+        tfx_p_skip(p);
         if (tfx_p_peek_kind(p) != TFX_TOK_IDENT) {
             n = for_head_error(p, open, close_kind, "The comma must be followed by the value's variable name.");
             goto done;
@@ -1313,7 +1397,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         n = for_head_error(p, open, close_kind, "The variable names must be followed by the word in.");
         goto done;
     }
-    tfx_p_read(p);
+    tfx_p_skip(p);
     mark = tfx_p_mark(p);
     coll = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark)) {
@@ -1325,12 +1409,12 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         n = for_head_error(p, open, close_kind, "The collection must be followed by a colon.");
         goto done;
     }
-    tfx_p_read(p);
+    tfx_p_skip(p);
     mark = tfx_p_mark(p);
     value = tfx_p_expression(p);
     key_errors = 0;
     if (tfx_p_peek_kind(p) == TFX_TOK_FAT_ARROW) {
-        tfx_p_read(p);
+        tfx_p_skip(p);
         key = value;
         key_errors = tfx_p_errors_since(p, mark);
         mark = tfx_p_mark(p);
@@ -1346,7 +1430,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         group = true;
     }
     if (tfx_p_is_keyword(tfx_p_peek(p), "if")) {
-        tfx_p_read(p);
+        tfx_p_skip(p);
         mark = tfx_p_mark(p);
         cond = tfx_p_expression(p);
         if (p->recovery && tfx_p_errors_since(p, mark)) {
@@ -1382,7 +1466,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
                         "An object for expression needs a key expression: key => value.");
         }
     }
-    n = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_FOR, tfx_range_between(open.range, close.range));
     if (has_key_var) {
         n->as.for_expr.key_var = (const char *)key_var.bytes;
         n->as.for_expr.nkey_var = key_var.nbytes;
@@ -1405,8 +1489,8 @@ done:
  * Entry
  * ------------------------------------------------------------------ */
 
-tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
-                    tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
+static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                       tfx_lex_mode mode, size_t max_depth, tfx_diags *diags, bool general)
 {
     parser p;
     tfx_tokens tokens;
@@ -1420,6 +1504,7 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     tfx_lex_check(&tokens, diags);
     memset(&p, 0, sizeof(p));
     p.nl = true;
+    p.general = general;
     p.arena = arena;
     p.scratch = tfx_arena_alloc(arena, sizeof(tfx_node));
     if (p.scratch == NULL) {
@@ -1447,6 +1532,7 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
         tfx_p_pop_newlines(&p);
     }
     free(p.newlines.items);
+    free(p.stack);
     if (p.oom || diags->out_of_memory) {
         if (!diags->out_of_memory)
             tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
@@ -1454,4 +1540,16 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
         return NULL;
     }
     return root;
+}
+
+tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                    tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
+{
+    return parse(arena, src, nbytes, mode, max_depth, diags, false);
+}
+
+tfx_node *tfx_parse_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                            tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
+{
+    return parse(arena, src, nbytes, mode, max_depth, diags, true);
 }

@@ -7,24 +7,39 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "parse.h"
 
 /* The element of a vec of nodes (sizeof(node_ptr)). */
 typedef tfx_node *node_ptr;
 
-/* A growable array in malloc'd memory, copied into the arena when done. */
+/* A list being built on the parser's scratch stack, copied into the arena
+ * when done (tfx_p_finish).  One stack serves every construct: a list
+ * begins at the stack's top with its first item, and a construct's nested
+ * lists are finished (or dropped) before it adds its next item, so the
+ * lists of one moment lie in the stack one above the other.  An item is
+ * written at the list's own place (base + n * size), which stays right
+ * even if a nested list was dropped without tidying the top.  Offsets, not
+ * pointers: the stack moves when it grows.  `{0}` is an empty list. */
 typedef struct {
-    void *items;
+    size_t base;             /* byte offset of the first item (n > 0) */
+    size_t n;
+} vec;
+
+/* The parser's newline-significance flags [gram.newlines], a stack of its
+ * own: it is pushed and popped across the lists above. */
+typedef struct {
+    bool *items;
     size_t n;
     size_t cap;
-} vec;
+} flag_stack;
 
 typedef struct {
     tfx_arena *arena;
     tfx_tokens toks;
     size_t next;             /* index of the next unread token */
-    vec newlines;            /* stack of bool: newlines significant? */
+    flag_stack newlines;     /* newlines significant? */
     bool nl;                 /* the top of that stack (true when empty) */
     bool recovery;           /* skipping after a syntax error */
     tfx_diags *diags;
@@ -33,37 +48,163 @@ typedef struct {
     bool depth_reported;
     bool oom;                /* the arena refused memory */
     tfx_node *scratch;       /* handed out when the arena refuses */
-    /* The last answer of next_token, reused while `next` and the newline
-     * mode are the same: a token is peeked many times. */
-    size_t cache_next;
-    bool cache_newlines;
+    bool general;            /* the general paths only (tfx_parse_general) */
+    unsigned char *stack;    /* the scratch stack of lists (malloc'd) */
+    size_t stack_top;        /* bytes in use */
+    size_t stack_cap;
+    /* Where the next significant token is, worked out once for `next` and
+     * the newline mode (tfx_p_seek) and reused while both are the same: a
+     * token is asked about many times, mostly for its kind alone.  The
+     * token itself is read from the lexer's array when wanted. */
+    size_t cache_next;       /* the `next` it was worked out for */
+    bool cache_newlines;     /* and the newline mode */
     bool cache_valid;
-    size_t cache_after;
-    tfx_token cache_tok;
+    size_t cache_at;         /* index of the significant token */
+    size_t cache_after;      /* the index after it */
+    tfx_token_kind cache_kind; /* its kind (NEWLINE for a comment ending a line) */
 } parser;
 
 /* Memory: allocation in the parse's arena (NULL and oom set when it
  * refuses); nodes (never NULL: the scratch node stands in). */
-void *tfx_p_alloc(parser *p, size_t nbytes);
+static inline void *tfx_p_alloc(parser *p, size_t nbytes)
+{
+    void *mem = p->oom ? NULL : tfx_arena_alloc(p->arena, nbytes);
+
+    if (mem == NULL)
+        p->oom = true;
+    return mem;
+}
+
+/* The same, not cleared: for memory that is written whole at once. */
+static inline void *tfx_p_alloc_raw(parser *p, size_t nbytes)
+{
+    void *mem = p->oom ? NULL : tfx_arena_alloc_raw(p->arena, nbytes);
+
+    if (mem == NULL)
+        p->oom = true;
+    return mem;
+}
+
 tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range);
 tfx_node *tfx_p_placeholder(parser *p, tfx_range range);
 void tfx_p_literal_value(parser *p, tfx_literal *lit);
-bool tfx_p_push(parser *p, vec *v, const void *item, size_t size);
+
+/* Lists on the scratch stack (vec): adds an item of `size` bytes (false,
+ * oom set, when the stack cannot grow); the address of item i (valid until
+ * the next push); the items copied into the arena (NULL for none, or when
+ * the arena refuses) and the list emptied; a list given up. */
+bool tfx_p_grow(parser *p, size_t at, size_t size);
+
+/* Where a list begins: the stack's top, rounded up so that items of any
+ * of the parser's types are aligned. */
+#define TFX_P_STACK_ALIGN 16
+
+static inline bool tfx_p_push(parser *p, vec *v, const void *item, size_t size)
+{
+    size_t at;
+
+    if (v->n == 0)
+        v->base = (p->stack_top + TFX_P_STACK_ALIGN - 1) / TFX_P_STACK_ALIGN * TFX_P_STACK_ALIGN;
+    at = v->base + v->n * size;
+    if ((at > p->stack_cap || p->stack_cap - at < size) && !tfx_p_grow(p, at, size))
+        return false;
+    memcpy(p->stack + at, item, size);
+    v->n++;
+    p->stack_top = at + size;
+    return true;
+}
+static inline void *tfx_p_item(const parser *p, const vec *v, size_t size, size_t i)
+{
+    return p->stack + v->base + i * size;
+}
 void *tfx_p_finish(parser *p, vec *v, size_t size);
+void tfx_p_drop(parser *p, vec *v);
 
-/* Tokens. */
-tfx_token tfx_p_peek(parser *p);
-tfx_token_kind tfx_p_peek_kind_slow(parser *p);
+/* Tokens [gram.newlines].  tfx_p_seek_slow works out the cache for the
+ * current position and newline mode; the inline functions below answer
+ * from it (the common case: the same token is asked about at every
+ * precedence level). */
+void tfx_p_seek_slow(parser *p);
 
-/* The kind of the next token: answered from the cache when it holds (the
- * common case: the same token is asked about at every precedence level). */
+static inline void tfx_p_seek(parser *p)
+{
+    if (!(p->cache_valid && p->cache_next == p->next && p->cache_newlines == p->nl)) {
+        /* The token at `next` is the one when it is neither a comment nor
+         * a newline: tfx_p_seek_slow would stop at it at once. */
+        tfx_token_kind k = p->next < p->toks.n ? (tfx_token_kind)p->toks.items[p->next].kind
+                                               : TFX_TOK_COMMENT;
+
+        if (k == TFX_TOK_COMMENT || k == TFX_TOK_NEWLINE) {
+            tfx_p_seek_slow(p);
+            return;
+        }
+        p->cache_at = p->next;
+        p->cache_after = p->next + 1;
+        p->cache_kind = k;
+        p->cache_valid = true;
+        p->cache_next = p->next;
+        p->cache_newlines = p->nl;
+    }
+}
+
+/* The kind of the next token. */
 static inline tfx_token_kind tfx_p_peek_kind(parser *p)
 {
-    if (p->cache_valid && p->cache_next == p->next && p->cache_newlines == p->nl)
-        return p->cache_tok.kind;
-    return tfx_p_peek_kind_slow(p);
+    tfx_p_seek(p);
+    return p->cache_kind;
 }
-tfx_token tfx_p_read(parser *p);
+
+/* The next token, spelled out from the lexer's array.  Comments are
+ * skipped; where newlines are seen, a comment that ends with one stands
+ * for a newline token (its last byte; the comment's range). */
+static inline tfx_token tfx_p_peek(parser *p)
+{
+    tfx_token t;
+
+    tfx_p_seek(p);
+    t = tfx_token_at(&p->toks, p->cache_at);
+    if (t.kind != p->cache_kind) {
+        t.kind = p->cache_kind;
+        t.bytes += t.nbytes - 1;
+        t.nbytes = 1;
+    }
+    return t;
+}
+
+/* Reads the next token, spelled out. */
+static inline tfx_token tfx_p_read(parser *p)
+{
+    tfx_token t = tfx_p_peek(p);
+
+    p->next = p->cache_after;
+    return t;
+}
+
+/* The range of the next token, and of the token at index `at` (as
+ * tfx_p_peek_at gives it: where a token will be when it is wanted later). */
+static inline size_t tfx_p_peek_at(parser *p)
+{
+    tfx_p_seek(p);
+    return p->cache_at;
+}
+
+static inline tfx_range tfx_p_range_at(const parser *p, size_t at)
+{
+    return tfx_token_at(&p->toks, at).range;
+}
+
+static inline tfx_range tfx_p_peek_range(parser *p)
+{
+    return tfx_p_range_at(p, tfx_p_peek_at(p));
+}
+
+/* Reads the next token without spelling it out. */
+static inline void tfx_p_skip(parser *p)
+{
+    tfx_p_seek(p);
+    p->next = p->cache_after;
+}
+
 tfx_range tfx_p_prev_range(parser *p);
 bool tfx_p_is_keyword(tfx_token t, const char *kw);
 void tfx_p_push_newlines(parser *p, bool include);

@@ -260,17 +260,17 @@ static bool push_part(parser *p, vec *parts, const part *pt)
     return tfx_p_push(p, parts, pt, sizeof(*pt));
 }
 
-static part *last_part(vec *parts)
+static part *last_part(parser *p, const vec *parts)
 {
-    return parts->n > 0 ? &((part *)parts->items)[parts->n - 1] : NULL;
+    return parts->n > 0 ? tfx_p_item(p, parts, sizeof(part), parts->n - 1) : NULL;
 }
 
 /* [tmpl.strip] "${~" and "%{~" remove the white space at the end of the
  * literal just before; "~}" removes it from the start of the literal just
  * after. */
-static void strip_previous(vec *parts, tfx_token open, bool can_strip)
+static void strip_previous(parser *p, const vec *parts, tfx_token open, bool can_strip)
 {
-    part *prev = last_part(parts);
+    part *prev = last_part(p, parts);
 
     if (can_strip && open.nbytes == 3 && open.bytes[2] == '~' && prev != NULL
         && prev->kind == PART_LITERAL)
@@ -312,7 +312,7 @@ static void parse_interp_part(parser *p, vec *parts, tfx_token open, tfx_token_k
         }
         tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
     } else {
-        tfx_p_read(p);
+        tfx_p_skip(p);
         if (close.nbytes == 2 && close.bytes[0] == '~')
             *strip_next = true;
     }
@@ -345,7 +345,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         tfx_p_pop_newlines(p);
         return;
     }
-    tfx_p_read(p);
+    tfx_p_skip(p);
     if (tfx_p_is_keyword(kw, "if")) {
         pt.kind = PART_IF;
         pt.expr = tfx_p_expression(p);
@@ -362,18 +362,18 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         if (name.kind != TFX_TOK_IDENT) {
             why = "The word for must be followed by a variable name.";
         } else {
-            tfx_p_read(p);
+            tfx_p_skip(p);
             pt.val_var = (const char *)name.bytes;
             pt.nval_var = name.nbytes;
             if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
                 pt.key_var = pt.val_var;
                 pt.nkey_var = pt.nval_var;
-                tfx_p_read(p);
+                tfx_p_skip(p);
                 name = tfx_p_peek(p);
                 if (name.kind != TFX_TOK_IDENT) {
                     why = "The comma must be followed by the value's variable name.";
                 } else {
-                    tfx_p_read(p);
+                    tfx_p_skip(p);
                     pt.val_var = (const char *)name.bytes;
                     pt.nval_var = name.nbytes;
                 }
@@ -383,7 +383,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         }
         if (why != NULL) {
             if (!p->recovery) {
-                tfx_range subj = tfx_p_peek(p).range;
+                tfx_range subj = tfx_p_peek_range(p);
 
                 tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid 'for' directive", &subj, NULL,
                             "%s", why);
@@ -392,7 +392,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
             tfx_p_pop_newlines(p);
             return;
         }
-        tfx_p_read(p); /* "in" */
+        tfx_p_skip(p); /* "in" */
         pt.kind = PART_FOR;
         pt.expr = tfx_p_expression(p);
     } else {
@@ -408,7 +408,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         tfx_p_pop_newlines(p);
         return;
     }
-    pt.range = tfx_range_between(open.range, tfx_p_peek(p).range);
+    pt.range = tfx_range_between(open.range, tfx_p_peek_range(p));
     push_part(p, parts, &pt);
     close = tfx_p_peek(p);
     if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
@@ -426,7 +426,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         }
         tfx_p_recover(p, TFX_TOK_TEMPLATE_SEQ_END);
     } else {
-        tfx_p_read(p);
+        tfx_p_skip(p);
         if (close.nbytes == 2 && close.bytes[0] == '~')
             *strip_next = true;
     }
@@ -437,7 +437,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
  * part is always PART_END, with the range of the end token. */
 static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *whole)
 {
-    tfx_range start = tfx_p_peek(p).range;
+    tfx_range start = tfx_p_peek_range(p);
     tfx_range end_range;
     bool strip_next = false;
     bool last_was_literal = false;
@@ -469,10 +469,10 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *wh
             push_part(p, parts, &pt);
             last_was_literal = true;
         } else if (next.kind == TFX_TOK_TEMPLATE_INTERP) {
-            strip_previous(parts, next, can_strip);
+            strip_previous(p, parts, next, can_strip);
             parse_interp_part(p, parts, next, end, start, &strip_next);
         } else if (next.kind == TFX_TOK_TEMPLATE_CONTROL) {
-            strip_previous(parts, next, can_strip);
+            strip_previous(p, parts, next, can_strip);
             parse_directive_part(p, parts, next, start, &strip_next);
         } else {
             tfx_token final;
@@ -511,9 +511,9 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *wh
  * start of its first part when that part is literal; a line whose first
  * part is an interpolation or directive has none.  A line that is only
  * white space and its newline is blank: it neither counts nor changes. */
-static void flush_heredoc(vec *parts)
+static void flush_heredoc(parser *p, const vec *parts)
 {
-    part *items = parts->items;
+    part *items = tfx_p_item(p, parts, sizeof(part), 0);
     size_t min = (size_t)-1;
     bool line_start = true;
     size_t i;
@@ -564,21 +564,23 @@ static void flush_heredoc(vec *parts)
  * Pass 3: directive structure [tmpl.if] [tmpl.for]
  * ------------------------------------------------------------------ */
 
+/* Reads the parts from the scratch stack; a part's address is good until
+ * the next push (the stack moves when it grows). */
 typedef struct {
-    part *items;
-    size_t n;
+    parser *p;
+    vec parts;
     size_t pos;
 } cursor;
 
 static part *cur_peek(cursor *c)
 {
-    return &c->items[c->pos];
+    return tfx_p_item(c->p, &c->parts, sizeof(part), c->pos);
 }
 
 /* Reads a part; the end part is never passed. */
 static part *cur_read(cursor *c)
 {
-    part *pt = &c->items[c->pos];
+    part *pt = cur_peek(c);
 
     if (pt->kind != PART_END)
         c->pos++;
@@ -601,7 +603,7 @@ static tfx_node *string_literal(parser *p, const char *text, size_t ntext, tfx_r
 /* A template node of the nodes in v, ranging from the first to the last. */
 static tfx_node *template_of(parser *p, vec *v)
 {
-    tfx_node **items = v->items;
+    tfx_node **items = tfx_p_item(p, v, sizeof(node_ptr), 0);
     size_t n = v->n;
     tfx_node *t = tfx_p_node(p, TFX_NODE_TEMPLATE,
                              tfx_range_between(items[0]->range, items[n - 1]->range));
@@ -614,7 +616,7 @@ static tfx_node *template_of(parser *p, vec *v)
 /* %{if} ... [%{else} ...] %{endif} becomes a conditional of two templates. */
 static tfx_node *parse_if(parser *p, cursor *c)
 {
-    part *open = cur_read(c);
+    part open = *cur_read(c);  /* a copy: the stack may move */
     vec then_parts = {0};
     vec else_parts = {0};
     vec *current = &then_parts;
@@ -630,9 +632,9 @@ static tfx_node *parse_if(parser *p, cursor *c)
         if (next->kind == PART_END) {
             tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
                         "The if directive at %zu:%zu has no matching endif.",
-                        open->range.start.line, open->range.start.column);
-            free(then_parts.items);
-            free(else_parts.items);
+                        open.range.start.line, open.range.start.column);
+            tfx_p_drop(p, &else_parts);
+            tfx_p_drop(p, &then_parts);
             return tfx_p_placeholder(p, next->range);
         }
         if (next->kind == PART_END_CTRL) {
@@ -648,20 +650,20 @@ static tfx_node *parse_if(parser *p, cursor *c)
             if (next->ctrl == CTRL_ELSE)
                 tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next->range,
                             NULL, "The if directive at %zu:%zu already has an else.",
-                            open->range.start.line, open->range.start.column);
+                            open.range.start.line, open.range.start.column);
             else
                 tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endfor directive", &next->range,
                             NULL, "An endif was expected, for the if directive at %zu:%zu.",
-                            open->range.start.line, open->range.start.column);
-            free(then_parts.items);
-            free(else_parts.items);
+                            open.range.start.line, open.range.start.column);
+            tfx_p_drop(p, &else_parts);
+            tfx_p_drop(p, &then_parts);
             return tfx_p_placeholder(p, next->range);
         }
         item = sequence_node(p, c);
         tfx_p_push(p, current, &item, sizeof(node_ptr));
     }
     if (then_parts.n == 0) {
-        item = string_literal(p, "", 0, tfx_range_at(open->range.end));
+        item = string_literal(p, "", 0, tfx_range_at(open.range.end));
         tfx_p_push(p, &then_parts, &item, sizeof(node_ptr));
     }
     if (else_parts.n == 0) {
@@ -669,14 +671,14 @@ static tfx_node *parse_if(parser *p, cursor *c)
         tfx_p_push(p, &else_parts, &item, sizeof(node_ptr));
     }
     if (p->oom) {
-        free(then_parts.items);
-        free(else_parts.items);
-        return tfx_p_placeholder(p, open->range);
+        tfx_p_drop(p, &else_parts);
+        tfx_p_drop(p, &then_parts);
+        return tfx_p_placeholder(p, open.range);
     }
     yes = template_of(p, &then_parts);
     no = template_of(p, &else_parts);
-    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(open->range, endif_range));
-    n->as.conditional.cond = open->expr;
+    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(open.range, endif_range));
+    n->as.conditional.cond = open.expr;
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
     n->as.conditional.directive = true;
@@ -687,7 +689,7 @@ static tfx_node *parse_if(parser *p, cursor *c)
  * elements are joined. */
 static tfx_node *parse_for(parser *p, cursor *c)
 {
-    part *open = cur_read(c);
+    part open = *cur_read(c);  /* a copy: the stack may move */
     vec body = {0};
     tfx_range endfor_range;
     tfx_node *content;
@@ -701,8 +703,8 @@ static tfx_node *parse_for(parser *p, cursor *c)
         if (next->kind == PART_END) {
             tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
                         "The for directive at %zu:%zu has no matching endfor.",
-                        open->range.start.line, open->range.start.column);
-            free(body.items);
+                        open.range.start.line, open.range.start.column);
+            tfx_p_drop(p, &body);
             return tfx_p_placeholder(p, next->range);
         }
         if (next->kind == PART_END_CTRL) {
@@ -717,30 +719,30 @@ static tfx_node *parse_for(parser *p, cursor *c)
             else
                 tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endif directive", &next->range,
                             NULL, "An endfor was expected, for the for directive at %zu:%zu.",
-                            open->range.start.line, open->range.start.column);
-            free(body.items);
+                            open.range.start.line, open.range.start.column);
+            tfx_p_drop(p, &body);
             return tfx_p_placeholder(p, next->range);
         }
         item = sequence_node(p, c);
         tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (body.n == 0) {
-        item = string_literal(p, "", 0, tfx_range_at(open->range.end));
+        item = string_literal(p, "", 0, tfx_range_at(open.range.end));
         tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (p->oom) {
-        free(body.items);
-        return tfx_p_placeholder(p, open->range);
+        tfx_p_drop(p, &body);
+        return tfx_p_placeholder(p, open.range);
     }
     content = template_of(p, &body);
-    f = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open->range, endfor_range));
-    f->as.for_expr.key_var = open->key_var;
-    f->as.for_expr.nkey_var = open->nkey_var;
-    f->as.for_expr.val_var = open->val_var;
-    f->as.for_expr.nval_var = open->nval_var;
-    f->as.for_expr.coll = open->expr;
+    f = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open.range, endfor_range));
+    f->as.for_expr.key_var = open.key_var;
+    f->as.for_expr.nkey_var = open.nkey_var;
+    f->as.for_expr.val_var = open.val_var;
+    f->as.for_expr.nval_var = open.nval_var;
+    f->as.for_expr.coll = open.expr;
     f->as.for_expr.value = content;
-    f->as.for_expr.open_range = open->range;
+    f->as.for_expr.open_range = open.range;
     f->as.for_expr.close_range = endfor_range;
     n = tfx_p_node(p, TFX_NODE_TEMPLATE_JOIN, f->range);
     n->as.join.tuple = f;
@@ -798,30 +800,31 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
 
     parse_parts(p, &parts, end, &whole);
     if (p->oom || parts.n == 0) {
-        free(parts.items);
+        tfx_p_drop(p, &parts);
         return tfx_p_placeholder(p, whole);
     }
     if (flush)
-        flush_heredoc(&parts);
+        flush_heredoc(p, &parts);
     /* [tmpl.unwrap] one interpolation and nothing else */
-    passthru = parts.n == 2 && ((part *)parts.items)[0].kind == PART_INTERP;
-    c.items = parts.items;
-    c.n = parts.n;
+    passthru = parts.n == 2 && ((part *)tfx_p_item(p, &parts, sizeof(part), 0))->kind == PART_INTERP;
+    c.p = p;
+    c.parts = parts;
     c.pos = 0;
     while (cur_peek(&c)->kind != PART_END) {
         tfx_node *item = sequence_node(p, &c);
 
         tfx_p_push(p, &nodes, &item, sizeof(node_ptr));
     }
-    free(parts.items);
     if (p->oom) {
-        free(nodes.items);
+        tfx_p_drop(p, &nodes);
+        tfx_p_drop(p, &parts);
         return tfx_p_placeholder(p, whole);
     }
     if (passthru) {
         n = tfx_p_node(p, TFX_NODE_TEMPLATE_WRAP, whole);
-        n->as.wrap.wrapped = ((tfx_node **)nodes.items)[0];
-        free(nodes.items);
+        n->as.wrap.wrapped = *(tfx_node **)tfx_p_item(p, &nodes, sizeof(node_ptr), 0);
+        tfx_p_drop(p, &nodes);
+        tfx_p_drop(p, &parts);
         return n;
     }
     {
@@ -831,5 +834,6 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
         n->as.template.parts = tfx_p_finish(p, &nodes, sizeof(node_ptr));
         n->as.template.nparts = n->as.template.parts != NULL ? count : 0;
     }
+    tfx_p_drop(p, &parts);
     return n;
 }

@@ -6,7 +6,9 @@
  */
 #include "tfexpr.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ast.h"
 #include "parse.h"
@@ -213,6 +215,115 @@ static void test_dumps_and_rendering(void)
     tfx_source_free(src);
 }
 
+/* A random source of operator chains: mostly operands and binary
+ * operators in turn, sometimes another piece: an operand with an error
+ * that does or does not start recovery, a unary operator, a conditional,
+ * brackets, a stray token, a newline or a comment. */
+static size_t random_chain(unsigned long *seed, char *out, size_t cap)
+{
+    static const char *const operands[] = {
+        "1", "a", "a.b", "x[0]", "f(1)", "\"s\"", "\"${a}\"", "true", "null", "(1)", "-1",
+        "!b", "a[*].b", "a.*.b", "[1, 2]", "{k = 1}", "(a + b)", "x ? y : z",
+    };
+    static const char *const operators[] = {
+        "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||",
+    };
+    static const char *const others[] = {
+        "\"\\q\"", "1e99999999999", "a.", "(", ")", "[", "]", "{", "}", ",", "?", ":",
+        "!", "-", "\n", "# c\n", "/* c */", "...", "=>", "=", "f(", "@", "(1", "[for",
+        "a ?", "\"${", "}\"", "\"\\q\" ? 1 :", "x[*", "a.*.", "<<EOT\nx\nEOT\n",
+    };
+    size_t nchosen = 1 + (size_t)(*seed % 23);
+    size_t len = 0;
+    size_t i;
+
+    for (i = 0; i < nchosen; i++) {
+        const char *piece;
+        size_t k;
+
+        *seed = *seed * 6364136223846793005UL + 1442695040888963407UL;
+        k = (size_t)(*seed >> 33);
+        if (k % 8 == 0)
+            piece = others[(k / 8) % (sizeof(others) / sizeof(others[0]))];
+        else if (i % 2 == 0)
+            piece = operands[(k / 8) % (sizeof(operands) / sizeof(operands[0]))];
+        else
+            piece = operators[(k / 8) % (sizeof(operators) / sizeof(operators[0]))];
+        if (len + strlen(piece) + 2 >= cap)
+            break;
+        memcpy(out + len, piece, strlen(piece));
+        len += strlen(piece);
+        out[len++] = ' ';
+    }
+    out[len] = '\0';
+    return len;
+}
+
+/* The tree (with ranges) and the diagnostics of a parse, as one string. */
+static char *parse_outcome(const char *text, size_t n, bool general)
+{
+    tfx_arena *arena = tfx_arena_new(0);
+    tfx_diags diags;
+    tfx_node *root;
+    char *tree;
+    char *out;
+    size_t len;
+    size_t i;
+
+    tfx_diags_init(&diags, arena);
+    root = general ? tfx_parse_general(arena, (const unsigned char *)text, n, TFX_LEX_EXPRESSION, 8, &diags)
+                   : tfx_parse(arena, (const unsigned char *)text, n, TFX_LEX_EXPRESSION, 8, &diags);
+    tree = root != NULL ? tfx_ast_sexpr(root, true) : NULL;
+    len = (tree != NULL ? strlen(tree) : 0) + 64 + diags.n * 400;
+    out = malloc(len);
+    if (out == NULL) {
+        free(tree);
+        tfx_arena_free(arena);
+        return NULL;
+    }
+    snprintf(out, len, "%s\n", tree != NULL ? tree : "(none)");
+    for (i = 0; i < diags.n; i++) {
+        const tfx_diag *d = &diags.items[i];
+        size_t used = strlen(out);
+
+        snprintf(out + used, len - used, "%.200s %zu-%zu %zu:%zu %zu-%zu\n", d->summary,
+                 d->subject.start.byte, d->subject.end.byte, d->subject.start.line,
+                 d->subject.start.column, d->context.start.byte, d->context.end.byte);
+    }
+    free(tree);
+    tfx_arena_free(arena);
+    return out;
+}
+
+/* [gram.binary] [gram.prec] tfx_p_binary's single loop (precedence
+ * climbing) gives the tree, ranges and diagnostics of the grammar's rule
+ * as written (tfx_parse_general), on random operator chains with errors in
+ * and out of recovery; the nesting limit is low so that it is reached. */
+static void test_binary_fast_path(void)
+{
+    unsigned long seed = 12;
+    char text[512];
+    int i;
+    int differ = 0;
+
+    for (i = 0; i < 60000; i++) {
+        size_t n;
+        char *fast;
+        char *general;
+
+        seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+        n = random_chain(&seed, text, sizeof(text));
+        fast = parse_outcome(text, n, false);
+        general = parse_outcome(text, n, true);
+        CHECK(fast != NULL && general != NULL);
+        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
+            fprintf(stderr, "binary fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
+        free(fast);
+        free(general);
+    }
+    CHECK(differ == 0);
+}
+
 int main(void)
 {
     test_deep_nesting();
@@ -220,5 +331,6 @@ int main(void)
     test_size_limits();
     test_print_round_trip();
     test_dumps_and_rendering();
+    test_binary_fast_path();
     return check_report("test_parse");
 }
