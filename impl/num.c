@@ -91,6 +91,55 @@ static mpfr_prec_t max_prec(mpfr_prec_t p, mpfr_prec_t q)
     return p > q ? p : q;
 }
 
+/* [num.value] [num.prec] A fast reading of a whole number held in one
+ * machine word: true when x is zero (either sign) or a whole number with
+ * |x| < 2^63, *v then its value; false when x is anything else or this
+ * cannot tell (then mpfr_integer_p and mpfr_get_sj decide, as before).
+ * It reads x's limbs: x = 0.1b... * 2^e with its significand in
+ * ceil(p / 64) limbs, most significant last and normalised (top bit set);
+ * with 1 <= e <= 63 the whole part is the top limb's first e bits, and x
+ * is whole exactly when the top limb's other bits and every lower limb
+ * are zero, which is mpfr_integer_p's answer, and the whole part is
+ * mpfr_get_sj's.  Only where a limb is 64 bits without nails.  test_num
+ * compares tfx_num_to_int64 with tfx_num_to_int64_general on random
+ * numbers of precision 512, 64 and 53. */
+static bool word_integer(const tfx_num *x, int64_t *v)
+{
+#if GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0
+    mpfr_exp_t e;
+    const mp_limb_t *d;
+    size_t n;
+    size_t i;
+    uint64_t top;
+
+    if (mpfr_zero_p(x->v)) {
+        *v = 0;
+        return true;
+    }
+    if (!mpfr_regular_p(x->v))
+        return false;
+    e = mpfr_get_exp(x->v);                        /* 2^(e-1) <= |x| < 2^e */
+    if (e < 1 || e > 63)
+        return false;
+    d = (const mp_limb_t *)mpfr_custom_get_significand(x->v);
+    n = ((size_t)mpfr_get_prec(x->v) + 63) / 64;
+    for (i = 0; i + 1 < n; i++)
+        if (d[i] != 0)
+            return false;
+    top = (uint64_t)d[n - 1];
+    if ((top << e) != 0)                           /* a fraction */
+        return false;
+    *v = (int64_t)(top >> (64 - e));
+    if (mpfr_signbit(x->v))
+        *v = -*v;
+    return true;
+#else
+    (void)x;
+    (void)v;
+    return false;
+#endif
+}
+
 const char *tfx_num_err_reason(tfx_num_err err)
 {
     switch (err) {
@@ -291,17 +340,63 @@ static bool parse_text(mpfr_ptr r, const char *text, size_t n)
  * 5^19 fits an unsigned long of 64 bits. */
 #define SHORT_DECIMAL_DIGITS 19
 
+/* The most digits of an exponent parse_short_decimal and literal_short_ok
+ * take: |exponent| <= 9999. */
+#define SHORT_EXPONENT_DIGITS 4
+
+/* The largest k with 5^k in an unsigned long (5^27 < 2^64, 5^13 < 2^32);
+ * pow5 is exact up to 5^27 too. */
+#if ULONG_MAX < UINT64_MAX
+#define SHORT_POW5_MAX 13
+#else
+#define SHORT_POW5_MAX 27
+#endif
+
+/* Reads an exponent part "e"/"E", an optional sign and 1 to
+ * SHORT_EXPONENT_DIGITS digits that ends text at *i; false when text
+ * has none of that shape there (or more digits). */
+static bool short_exponent(const char *text, size_t n, size_t *i, int *exp)
+{
+    size_t j = *i;
+    bool neg = false;
+    int e = 0;
+    unsigned nd = 0;
+
+    if (j >= n || (text[j] != 'e' && text[j] != 'E'))
+        return false;
+    j++;
+    if (j < n && (text[j] == '+' || text[j] == '-'))
+        neg = text[j++] == '-';
+    for (; j < n; j++) {
+        if (!is_digit(text[j]) || nd == SHORT_EXPONENT_DIGITS)
+            return false;
+        e = e * 10 + (text[j] - '0');
+        nd++;
+    }
+    if (nd == 0)
+        return false;
+    *i = j;
+    *exp = neg ? -e : e;
+    return true;
+}
+
 /* [num.parse] [num.literal] The fast path of parse_text for the commonest
- * texts: an optional sign, then 1 to 19 digits with at most one point, no
- * exponent (`42`, `-3`, `2.5`, `.1`).  True when it read text into r
- * (precision 512); false when text has another shape, for parse_text to
- * read.  The same number as parse_text's: the digits m fit 64 bits, so
- * for k = 0 digits after the point both give m exactly; otherwise
- * parse_text gives m * 2^-k / 5^k rounded once to nearest even (5^k is
- * exact in pow5 up to 5^27), and so does mpfr_div_ui by 5^k followed by
- * the exact scaling by 2^-k (far from the exponent range's ends, where
- * go_fix would act); a zero keeps the sign written.  test_num compares
- * both on random texts. */
+ * texts: an optional sign, then 1 to 19 digits with at most one point,
+ * then perhaps an exponent e or E with an optional sign and 1 to 4 digits
+ * (`42`, `-3`, `2.5`, `.1`, `1e3`, `2.5E-3`).  True when it read text
+ * into r (precision 512); false when text has another shape or its value
+ * is not of the two kinds below, for parse_text to read.  With m the
+ * digits (below 2^64) and k = (digits after the point) - exponent, the
+ * value is m / 10^k, and it is the same number as parse_text's:
+ *  - k <= 0 and m * 10^-k below 2^64: a whole number that 64 of the 512
+ *    bits hold, so both have it exactly (parse_text multiplies m by 5^-k,
+ *    exact in pow5 and in the product, which has fewer than 128 bits);
+ *  - 0 < k <= 27 (13 where an unsigned long has 32 bits): parse_text
+ *    gives m * 2^-k / 5^k rounded once to nearest even (5^k is exact in
+ *    pow5), and so does mpfr_div_ui by 5^k followed by the exact scaling
+ *    by 2^-k (far from the exponent range's ends, where go_fix would act);
+ * a zero keeps the sign written.  test_num compares both on random
+ * texts. */
 static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
 {
     size_t i = 0;
@@ -310,6 +405,8 @@ static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
     bool neg = false;
     bool point = false;
     uint64_t m = 0;
+    int exp = 0;
+    int k;
 
     if (i < n && (text[i] == '+' || text[i] == '-'))
         neg = text[i++] == '-';
@@ -322,24 +419,32 @@ static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
             if (point)
                 nfrac++;
         } else {
-            return false;
+            break;
         }
     }
-    if (ndigits == 0)
+    if (ndigits == 0 || (i < n && !short_exponent(text, n, &i, &exp)))
         return false;
-#if ULONG_MAX < UINT64_MAX
-    if (nfrac > 13) /* 5^nfrac must fit an unsigned long: 5^13 < 2^32 */
-        return false;
-#endif
-    mpfr_set_uj(r, m, MPFR_RNDN);                  /* exact: 64 bits of 512 */
-    if (nfrac > 0) {
-        unsigned long pow5k = 1;
-        unsigned k;
+    k = (int)nfrac - exp;
+    if (k <= 0) {
+        int j;
 
-        for (k = 0; k < nfrac; k++)
+        for (j = 0; j < -k; j++) {
+            if (m > UINT64_MAX / 10)
+                return false;
+            m *= 10;
+        }
+        mpfr_set_uj(r, m, MPFR_RNDN);              /* exact: 64 bits of 512 */
+    } else {
+        unsigned long pow5k = 1;
+        int j;
+
+        if (k > SHORT_POW5_MAX)
+            return false;
+        for (j = 0; j < k; j++)
             pow5k *= 5;
+        mpfr_set_uj(r, m, MPFR_RNDN);              /* exact: 64 bits of 512 */
         mpfr_div_ui(r, r, pow5k, MPFR_RNDN);       /* the one rounding */
-        mpfr_div_2ui(r, r, nfrac, MPFR_RNDN);      /* exact */
+        mpfr_div_2ui(r, r, (unsigned long)k, MPFR_RNDN); /* exact */
     }
     if (neg)
         mpfr_neg(r, r, MPFR_RNDN);
@@ -406,16 +511,19 @@ const tfx_num *tfx_num_from_double(tfx_arena *a, double v)
 }
 
 /* [num.literal] The fast path of tfx_num_literal_ok: a token of at most
- * 64 bytes, digits with at most one point and no exponent, is accepted.
- * The general check agrees: its one condition left for such a token is
- * bitlen(m) - (digits after the point) within -2^31 .. 2^31-1, and with
- * at most 64 digits that is between -64 and 213.  Any other token is
- * left to the general check (false here means "not decided").  test_num
- * compares both on random tokens. */
+ * 64 bytes, digits with at most one point, then perhaps an exponent e or
+ * E with an optional sign and 1 to 4 digits, is accepted.  The general
+ * check agrees: its one condition left for such a token is
+ * bitlen(m) + exponent - (digits after the point) within
+ * -2^31 .. 2^31-1 (when m is not zero), and with at most 64 digits and
+ * |exponent| <= 9999 that is between -10,063 and 10,212.  Any other token
+ * is left to the general check (false here means "not decided").
+ * test_num compares both on random tokens. */
 static bool literal_short_ok(const char *text, size_t n)
 {
     bool point = false;
     size_t i;
+    int exp;
 
     if (n > 64)
         return false;
@@ -423,9 +531,9 @@ static bool literal_short_ok(const char *text, size_t n)
         if (text[i] == '.' && !point)
             point = true;
         else if (!is_digit(text[i]))
-            return false;
+            break;
     }
-    return true;
+    return i == n || short_exponent(text, n, &i, &exp);
 }
 
 bool tfx_num_literal_ok(const char *text, size_t n)
@@ -947,11 +1055,14 @@ static char *format_positional(tfx_arena *a, const tfx_num *x, const decimal *d,
 }
 
 /* Whether x is a whole number below 2^63 in magnitude and below 2^p, p
- * its precision (zeros of either sign included); *v is then its value. */
+ * its precision (zeros of either sign included); *v is then its value.
+ * word_integer answers first where it can. */
 static bool small_integer(const tfx_num *x, int64_t *v)
 {
     mpfr_exp_t e;
 
+    if (word_integer(x, v))
+        return mpfr_zero_p(x->v) || mpfr_get_exp(x->v) <= (mpfr_exp_t)mpfr_get_prec(x->v);
     if (mpfr_zero_p(x->v)) {
         *v = 0;
         return true;
@@ -1483,8 +1594,54 @@ tfx_num_err tfx_num_div(tfx_arena *a, const tfx_num *x, const tfx_num *y,
 
 /* x - y × trunc(x / y), with the quotient at the larger precision, its
  * integer part and the product and difference at x's [num.mod]. */
+/* [num.mod] [op.arith] The fast path of tfx_num_mod for whole numbers:
+ * x and y whole, neither zero, |x| < 2^53 <= 2^p (p x's precision) and
+ * |y| < 2^63 (word_integer), no shared infinity.  The general path
+ * computes x - y * trunc(q), q = x / y rounded to nearest at
+ * max(p, y's precision) >= 53 bits.  That rounding moves x / y by at most
+ * |x / y| * 2^-53 < 1 / |y|, less than x / y's distance to any whole
+ * number it is not (at least 1 / |y|), so trunc(q) is the quotient of
+ * whole numbers truncated toward zero, C's x / y; then y * trunc(q) and
+ * the difference are whole numbers below 2^53 in magnitude, exact at p
+ * bits, and x - y * trunc(q) is C's x % y (the sign of x), or +0 when it
+ * is zero (a nonzero x less itself is +0 rounding to nearest).  The result
+ * has x's precision, as there.  False when x and y are not of that kind
+ * (then *err is untouched); else *err is the outcome.  test_num compares
+ * both on random operands. */
+static bool mod_whole(tfx_arena *a, const tfx_num *x, const tfx_num *y, const tfx_num **out,
+                      tfx_num_err *err)
+{
+    const int64_t limit = INT64_C(1) << 53;
+    int64_t xv;
+    int64_t yv;
+    tfx_num *r;
+
+    if (x->initial_inf || y->initial_inf || prec_of(x) < 53 || !word_integer(x, &xv)
+        || !word_integer(y, &yv) || xv == 0 || yv == 0 || xv >= limit || xv <= -limit)
+        return false;
+    r = num_new(a, prec_of(x));
+    if (r == NULL) {
+        *err = TFX_NUM_ERR_NOMEM;
+        return true;
+    }
+    mpfr_set_sj(r->v, (intmax_t)(xv % yv), MPFR_RNDN); /* exact: below 2^53; 0 gives +0 */
+    *out = r;
+    *err = TFX_NUM_OK;
+    return true;
+}
+
 tfx_num_err tfx_num_mod(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out)
+{
+    tfx_num_err err;
+
+    if (mod_whole(a, x, y, out, &err))
+        return err;
+    return tfx_num_mod_general(a, x, y, out);
+}
+
+tfx_num_err tfx_num_mod_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out)
 {
     tfx_num *r;
     saved_range s;
@@ -1601,6 +1758,11 @@ bool tfx_num_is_integer(const tfx_num *x)
 }
 
 bool tfx_num_to_int64(const tfx_num *x, int64_t *out)
+{
+    return word_integer(x, out) || tfx_num_to_int64_general(x, out);
+}
+
+bool tfx_num_to_int64_general(const tfx_num *x, int64_t *out)
 {
     intmax_t v;
 

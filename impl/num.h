@@ -157,6 +157,9 @@ tfx_num_err tfx_num_div(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out);
 tfx_num_err tfx_num_mod(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out);
+/* The same without its fast path for whole numbers (for tests). */
+tfx_num_err tfx_num_mod_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out);
 /* -x, flipping the sign of zeros too; NULL if the arena is exhausted. */
 const tfx_num *tfx_num_neg(tfx_arena *a, const tfx_num *x);
 
@@ -177,6 +180,9 @@ tfx_num_err tfx_num_equal(const tfx_num *x, const tfx_num *y, bool *out);
 bool tfx_num_is_integer(const tfx_num *x);
 /* Whether x is an integer within int64's range; if so, *out is it. */
 bool tfx_num_to_int64(const tfx_num *x, int64_t *out);
+/* The same without its fast path for numbers of one machine word (for
+ * tests). */
+bool tfx_num_to_int64_general(const tfx_num *x, int64_t *out);
 /* Whether x is +Inf or -Inf. */
 bool tfx_num_is_inf(const tfx_num *x);
 /* -1, 0 or 1; both zeros give 0. */

@@ -386,8 +386,8 @@ static bool same_num(const tfx_num *x, const tfx_num *y)
 }
 
 /* Random number-like text: a sign or none, 0 to 22 digits (leading zeros
- * often) with a point or none, now and then an exponent or a stray
- * character. */
+ * often) with a point or none, now and then an exponent (e or E, a sign
+ * or none, up to 5 digits) or a stray character. */
 static size_t random_number_text(char *buf)
 {
     size_t n = 0;
@@ -408,6 +408,10 @@ static size_t random_number_text(char *buf)
     r = rng();
     if (r % 16 == 0)
         n += (size_t)sprintf(buf + n, "e%d", (int)(rng() % 40) - 20);
+    else if (r % 16 == 2 || r % 16 == 3)
+        n += (size_t)sprintf(buf + n, "%s%s%d", rng() % 2 ? "e" : "E",
+                             rng() % 3 == 0 ? "+" : rng() % 2 ? "-" : "",
+                             (int)(rng() % (rng() % 4 == 0 ? 100000 : 60)));
     else if (r % 16 == 1)
         buf[n++] = r % 32 == 1 ? '.' : 'x';
     buf[n] = '\0';
@@ -422,6 +426,9 @@ static void test_parse_fast_path(void)
         "0", "-0", "+0", ".0", "0.", ".", "-", "", "9999999999999999999",
         "18446744073709551615", "0.1", "0.3", "2.5", "-1.0000000000000000001",
         "1.234567890123456789", ".0000000000000000001", "123456789.123456789",
+        "1e3", "1E+3", "2.5e-3", "-0e9999", "0e-9999", "1e19", "1e20", "18446744073709551615e0",
+        "1844674407370955161.5e1", "1e-27", "1e-28", "3e-27", "9999999999999999999e-27", "5e",
+        "5e+", "1e00001", "1e10000", "1e9999", "7.e2", ".5e1", "1e-0", "12345e-5", "1p3",
     };
     int same = 0;
     int total = 0;
@@ -518,6 +525,74 @@ static void test_format_fast_path(void)
     CHECK(same == total);
 }
 
+/* A random number for the whole-number fast paths: whole numbers of
+ * random bit lengths (up to 70) at 512, 64 or 53 bits, their negatives,
+ * halves and nearby fractions, zeros and infinities. */
+static const tfx_num *random_whole(void)
+{
+    uint64_t r = rng();
+    unsigned bits = (unsigned)(rng() % 71);
+    uint64_t m = bits == 0 ? 0 : bits >= 64 ? rng() : rng() & ((UINT64_C(1) << bits) - 1);
+    char buf[64];
+    const tfx_num *x;
+
+    if (r % 32 == 0)
+        return P(r % 64 == 0 ? "-0" : "Inf");
+    if (r % 32 == 1)
+        return P("-Inf");
+    switch (rng() % 4) {
+    case 0: /* 512 bits, at times beyond 2^64 or with a fraction */
+        snprintf(buf, sizeof buf, "%s%" PRIu64 "%s%s", rng() % 2 ? "-" : "", m,
+                 bits > 64 ? "000" : "", rng() % 5 == 0 ? ".5" : rng() % 7 == 0 ? "e-3" : "");
+        return P(buf);
+    case 1: /* 64 bits */
+        x = tfx_num_from_int64(A, rng() % 2 ? (int64_t)(m >> 1) : -(int64_t)(m >> 1));
+        return x != NULL ? x : P("0");
+    case 2: /* 53 bits: whole below 2^53, else rounded */
+        x = tfx_num_from_double(A, (rng() % 2 ? 1.0 : -1.0) * (double)m
+                                       / (rng() % 6 == 0 ? 4.0 : 1.0));
+        return x != NULL ? x : P("0");
+    default: /* near 2^53 and 2^63 */
+        snprintf(buf, sizeof buf, "%s%" PRIu64, rng() % 2 ? "-" : "",
+                 (rng() % 2 ? UINT64_C(1) << 53 : UINT64_C(1) << 63) + rng() % 5 - 2);
+        return P(buf);
+    }
+}
+
+/* [num.mod] [num.value] tfx_num_mod and tfx_num_to_int64 (with their
+ * fast paths for whole numbers) against their general paths. */
+static void test_whole_fast_paths(void)
+{
+    int same = 0;
+    int total = 0;
+    int i;
+
+    for (i = 0; i < 60000; i++) {
+        const tfx_num *x = random_whole();
+        const tfx_num *y = random_whole();
+        const tfx_num *rf = NULL;
+        const tfx_num *rg = NULL;
+        tfx_num_err ef = tfx_num_mod(A, x, y, &rf);
+        tfx_num_err eg = tfx_num_mod_general(A, x, y, &rg);
+        int64_t vf = 0;
+        int64_t vg = 0;
+        bool of = tfx_num_to_int64(x, &vf);
+        bool og = tfx_num_to_int64_general(x, &vg);
+
+        total += 2;
+        if (ef == eg && (ef != TFX_NUM_OK || same_num(rf, rg)))
+            same++;
+        else
+            fprintf(stderr, "mod differs\n");
+        if (of == og && (!of || vf == vg))
+            same++;
+        else
+            fprintf(stderr, "to_int64 differs: %d %" PRId64 " against %d %" PRId64 "\n", of, vf,
+                    og, vg);
+    }
+    CHECK(same == total);
+}
+
 int main(void)
 {
     A = tfx_arena_new(0);
@@ -529,6 +604,7 @@ int main(void)
     test_format_fast_path();
     test_format_compact();
     test_arith();
+    test_whole_fast_paths();
     test_compare();
     test_queries();
     tfx_arena_free(A);
