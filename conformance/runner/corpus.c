@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -575,10 +576,10 @@ static char *case_label(json_t *c, size_t i)
     return rn_xasprintf("case %zu", i + 1);
 }
 
-static bool load_case_file(rn_suite *s, const char *path, const char *shown)
+/* Takes the parsed case file j (NULL: it did not parse, why says why). */
+static bool load_case_file(rn_suite *s, const char *path, const char *shown,
+                           json_t *j, char *why)
 {
-    char *why = NULL;
-    json_t *j = rn_json_load_file(path, &why);
     json_t *defaults;
     json_t *cases;
     json_t *item;
@@ -639,6 +640,72 @@ static bool load_case_file(rn_suite *s, const char *path, const char *shown)
     }
     json_decref(j);
     return ok;
+}
+
+/* ---- Parsing the case files on several threads ----
+ * Parsing the JSON of the corpus is most of loading it, and the files are
+ * independent: --jobs threads parse them (jansson's decoder keeps no
+ * shared state but the hash seed, set before by the suite's own files),
+ * and the cases are then taken out of them in file order as before, so
+ * the cases, their order and the messages do not change. */
+
+typedef struct parsed_file {
+    json_t *j;  /* the file's JSON, or NULL */
+    char *why;  /* when NULL: why it did not parse */
+} parsed_file;
+
+typedef struct parse_work {
+    char *const *paths;
+    size_t npaths;
+    parsed_file *out;
+    size_t next;          /* the next file to take, under lock */
+    pthread_mutex_t lock;
+} parse_work;
+
+static void *parse_files_worker(void *arg)
+{
+    parse_work *w = arg;
+
+    for (;;) {
+        size_t i;
+
+        pthread_mutex_lock(&w->lock);
+        i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        if (i >= w->npaths)
+            return NULL;
+        w->out[i].j = rn_json_load_file(w->paths[i], &w->out[i].why);
+    }
+}
+
+/* Parses the files on up to nthreads threads (this one included); a
+ * thread that cannot be created leaves its share to the others. */
+static parsed_file *parse_files(char *const *paths, size_t npaths, size_t nthreads)
+{
+    parse_work w;
+    pthread_t *threads;
+    size_t nstarted = 0;
+    size_t k;
+
+    memset(&w, 0, sizeof(w));
+    w.paths = paths;
+    w.npaths = npaths;
+    w.out = rn_xcalloc(npaths > 0 ? npaths : 1, sizeof(*w.out));
+    pthread_mutex_init(&w.lock, NULL);
+    if (nthreads > npaths)
+        nthreads = npaths;
+    threads = rn_xcalloc(nthreads > 0 ? nthreads : 1, sizeof(*threads));
+    for (k = 1; k < nthreads; k++) {
+        if (pthread_create(&threads[nstarted], NULL, parse_files_worker, &w) != 0)
+            break;
+        nstarted++;
+    }
+    (void)parse_files_worker(&w);
+    for (k = 0; k < nstarted; k++)
+        pthread_join(threads[k], NULL);
+    pthread_mutex_destroy(&w.lock);
+    free(threads);
+    return w.out;
 }
 
 /* qsort_r is not POSIX: the comparators see the cases through this. */
@@ -707,11 +774,13 @@ static bool collect(const char *path, rn_strlist *files)
     return true;
 }
 
-bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths)
+bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthreads)
 {
     rn_strlist files = {0};
     char *suite_abs = absolute_path(s->dir);
+    parsed_file *parsed = NULL;
     size_t i;
+    size_t n = 0;
     bool ok = true;
 
     if (npaths == 0) {
@@ -722,17 +791,30 @@ bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths)
     }
     for (i = 0; i < npaths && ok; i++)
         ok = collect(paths[i], &files);
-    if (ok && files.n > 0)
+    if (ok && files.n > 0) {
         qsort(files.items, files.n, sizeof(*files.items), compare_strings);
-    for (i = 0; ok && i < files.n; i++) {
-        char *shown;
-
-        if (i > 0 && strcmp(files.items[i], files.items[i - 1]) == 0)
-            continue;
-        shown = display_path(suite_abs, files.items[i]);
-        ok = load_case_file(s, files.items[i], shown);
-        free(shown);
+        /* each file once */
+        for (i = 0; i < files.n; i++) {
+            if (n > 0 && strcmp(files.items[i], files.items[n - 1]) == 0)
+                free(files.items[i]);
+            else
+                files.items[n++] = files.items[i];
+        }
+        files.n = n;
+        parsed = parse_files(files.items, files.n, nthreads);
     }
+    for (i = 0; parsed != NULL && i < files.n; i++) {
+        if (ok) {
+            char *shown = display_path(suite_abs, files.items[i]);
+
+            ok = load_case_file(s, files.items[i], shown, parsed[i].j, parsed[i].why);
+            free(shown);
+        } else {
+            json_decref(parsed[i].j);
+            free(parsed[i].why);
+        }
+    }
+    free(parsed);
     if (ok)
         ok = index_cases(s);
     rn_strlist_free(&files);

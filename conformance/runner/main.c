@@ -222,7 +222,7 @@ static bool load(run *rs)
                  rs->profile != NULL ? rs->profile : "", o->suite);
         return false;
     }
-    if (!rn_suite_load_cases(&rs->suite, o->paths.items, o->paths.n))
+    if (!rn_suite_load_cases(&rs->suite, o->paths.items, o->paths.n, o->jobs))
         return false;
     if (o->expectations != NULL) {
         if (!rn_expectations_load(&rs->expectations, o->expectations))

@@ -207,8 +207,8 @@ typedef struct rn_suite {
 /* Loads DIR/categories.json and DIR/profiles.json. */
 bool rn_suite_load(rn_suite *s, const char *dir);
 /* Loads the case files under `paths` (files or directories), or under
- * DIR/cases when npaths is 0. */
-bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths);
+ * DIR/cases when npaths is 0, parsing them on up to nthreads threads. */
+bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthreads);
 const char *rn_suite_default_profile(rn_suite *s);
 bool rn_suite_has_profile(rn_suite *s, const char *profile);
 rn_case *rn_suite_find(rn_suite *s, const char *id);

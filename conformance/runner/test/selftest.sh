@@ -491,6 +491,16 @@ run jobs-prot --adapter "exec $(q "$FAKE")" --timeout 1 --jobs 3 --format json \
 status jobs-prot 1
 pycheck outcomes "$TMP/jobs-prot.out" P0000001=crashed "P0000001~exited with status 5" \
     "P0000019=fail[value]" P0000025=pass P0000027=pass P0000028=crashed
+# The case files are parsed on --jobs threads: the same cases in the same
+# order, and a bad file among good ones reported as with one thread.
+run list-jobs1 --list --jobs 1 "$CASES" "$HERE/host" "$HERE/flavor"
+run list-jobs3 --list --jobs 3 "$CASES" "$HERE/host" "$HERE/flavor"
+status list-jobs3 0
+check "list-jobs3: the same list as with --jobs 1" \
+    cmp -s "$TMP/list-jobs1.out" "$TMP/list-jobs3.out"
+run bad-jobs3 --list --jobs 3 "$CASES/values.json" "$HERE/bad/syntax.json" "$CASES/refs.json"
+status bad-jobs3 2
+has bad-jobs3 err "bad/syntax.json:"
 # One adapter per case at most; a bad --jobs is a usage error.
 run jobs-one --adapter "$(q "$FAKE")" --jobs 8 --filter id:V0000001 "$CASES"
 status jobs-one 0
