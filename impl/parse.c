@@ -903,9 +903,9 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
     tfx_node *ret = from;
 
     for (;;) {
-        tfx_token next = tfx_p_peek(p);
+        tfx_token_kind next = tfx_p_peek_kind(p);
 
-        if (next.kind == TFX_TOK_DOT) {
+        if (next == TFX_TOK_DOT) {
             tfx_token dot = tfx_p_read(p);
             tfx_token attr = tfx_p_peek(p);
 
@@ -930,7 +930,7 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
                             &attr.range, NULL, "A dot must be followed by an attribute name.");
                 p->recovery = true;
             }
-        } else if (next.kind == TFX_TOK_OBRACK) {
+        } else if (next == TFX_TOK_OBRACK) {
             tfx_token open = tfx_p_read(p);
 
             if (tfx_p_peek_kind(p) == TFX_TOK_STAR)
@@ -963,12 +963,15 @@ static tfx_node *literal_node(parser *p, tfx_range range, tfx_literal_kind kind)
 /* `(` expression `)` [gram.term.parens] */
 static tfx_node *parse_parens(parser *p)
 {
-    tfx_token open = tfx_p_read(p);
-    tfx_token close;
+    size_t open_at = tfx_p_peek_at(p);   /* the range is wanted at the end */
+    tfx_range open;
+    size_t close_at;
     tfx_node *expr;
     tfx_node *n;
-    size_t mark = tfx_p_mark(p);
+    size_t mark;
 
+    tfx_p_skip(p);
+    mark = tfx_p_mark(p);
     tfx_p_push_newlines(p, false);
     expr = tfx_p_expression(p);
     if (tfx_p_errors_since(p, mark)) {
@@ -976,17 +979,19 @@ static tfx_node *parse_parens(parser *p)
         tfx_p_pop_newlines(p);
         return expr;
     }
-    close = tfx_p_peek(p);
-    if (close.kind != TFX_TOK_CPAREN) {
-        tfx_range ctx = tfx_range_between(open.range, close.range);
+    open = tfx_p_range_at(p, open_at);
+    if (tfx_p_peek_kind(p) != TFX_TOK_CPAREN) {
+        tfx_range close = tfx_p_peek_range(p);
+        tfx_range ctx = tfx_range_between(open, close);
 
-        tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unbalanced parentheses", &close.range, &ctx,
+        tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unbalanced parentheses", &close, &ctx,
                     "The expression in parentheses must end with a closing parenthesis.");
         p->recovery = true;
     }
-    close = tfx_p_read(p);
+    close_at = tfx_p_peek_at(p);
+    tfx_p_skip(p);
     tfx_p_pop_newlines(p);
-    n = make_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open, tfx_p_range_at(p, close_at)));
     n->as.parens.expr = expr;
     return n;
 }
@@ -1183,11 +1188,11 @@ static tfx_node *parse_tuple(parser *p)
         return n;
     }
     for (;;) {
-        tfx_token next = tfx_p_peek(p);
+        tfx_token next;
         tfx_node *item;
         size_t mark;
 
-        if (next.kind == TFX_TOK_CBRACK) {
+        if (tfx_p_peek_kind(p) == TFX_TOK_CBRACK) {
             close = tfx_p_read(p);
             break;
         }

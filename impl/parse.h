@@ -29,8 +29,9 @@ tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
 
 /* The same parse by the general paths alone, without the parser's fast
  * paths (the binary operators by the grammar's rule as written, one call
- * per precedence level, instead of tfx_p_binary's single loop): the
- * reference those are tested against (impl/test/test_parse.c). */
+ * per precedence level, instead of tfx_p_binary's single loop; every
+ * template literal decoded slice by slice): the reference those are tested
+ * against (impl/test/test_parse.c). */
 tfx_node *tfx_parse_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                             tfx_lex_mode mode, size_t max_depth, tfx_diags *diags);
 

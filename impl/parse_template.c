@@ -209,15 +209,50 @@ static tfx_pos advance_pos(tfx_pos start, const unsigned char *s, size_t nbytes)
     return start;
 }
 
+/* Bytes that can change in a literal's decoding: 1 for '$' and '%' (they
+ * may begin "$${" or "%%{"), 2 for a backslash (an escape, in quoted
+ * strings). */
+static const unsigned char literal_special[256] = {['$'] = 1, ['%'] = 1, ['\\'] = 2};
+
+/* [tmpl.literal] The fast path of decode_literal: a literal with none of
+ * those bytes decodes to its own bytes, copied at once.  Why that is
+ * decode_literal's result: next_slice cuts such text into runs of other
+ * bytes and line endings only (every other kind of slice begins with one
+ * of those bytes), and decode_literal copies both kinds as they are.
+ * Returns false, having done nothing, for any other text. */
+static bool plain_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
+{
+    unsigned mask = quoted ? 3u : 1u;
+    unsigned char *out;
+    size_t i;
+
+    for (i = 0; i < tok.nbytes; i++)
+        if ((literal_special[tok.bytes[i]] & mask) != 0)
+            return false;
+    out = tfx_p_alloc_raw(p, tok.nbytes + 1);
+    *text = "";
+    *ntext = 0;
+    if (out == NULL)
+        return true;
+    memcpy(out, tok.bytes, tok.nbytes);
+    out[tok.nbytes] = '\0';
+    *text = (const char *)out;
+    *ntext = tok.nbytes;
+    return true;
+}
+
 /* The text of a literal token: escapes decoded (quoted strings), "$${"
  * and "%%{" made "${" and "%{" (all templates) [tmpl.literal].  The range
  * of an escape is only worked out when the escape is in error. */
 static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
 {
-    unsigned char *out = tfx_p_alloc(p, tok.nbytes + 1);
+    unsigned char *out;
     size_t nout = 0;
     size_t i = 0;
 
+    if (!p->general && plain_literal(p, tok, quoted, text, ntext))
+        return;
+    out = tfx_p_alloc_raw(p, tok.nbytes + 1);
     *text = "";
     *ntext = 0;
     if (out == NULL)

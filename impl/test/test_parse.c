@@ -260,7 +260,7 @@ static size_t random_chain(unsigned long *seed, char *out, size_t cap)
 }
 
 /* The tree (with ranges) and the diagnostics of a parse, as one string. */
-static char *parse_outcome(const char *text, size_t n, bool general)
+static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool general)
 {
     tfx_arena *arena = tfx_arena_new(0);
     tfx_diags diags;
@@ -271,8 +271,8 @@ static char *parse_outcome(const char *text, size_t n, bool general)
     size_t i;
 
     tfx_diags_init(&diags, arena);
-    root = general ? tfx_parse_general(arena, (const unsigned char *)text, n, TFX_LEX_EXPRESSION, 8, &diags)
-                   : tfx_parse(arena, (const unsigned char *)text, n, TFX_LEX_EXPRESSION, 8, &diags);
+    root = general ? tfx_parse_general(arena, (const unsigned char *)text, n, mode, 8, &diags)
+                   : tfx_parse(arena, (const unsigned char *)text, n, mode, 8, &diags);
     tree = root != NULL ? tfx_ast_sexpr(root, true) : NULL;
     len = (tree != NULL ? strlen(tree) : 0) + 64 + diags.n * 400;
     out = malloc(len);
@@ -313,11 +313,84 @@ static void test_binary_fast_path(void)
 
         seed = seed * 6364136223846793005UL + 1442695040888963407UL;
         n = random_chain(&seed, text, sizeof(text));
-        fast = parse_outcome(text, n, false);
-        general = parse_outcome(text, n, true);
+        fast = parse_outcome(text, n, TFX_LEX_EXPRESSION, false);
+        general = parse_outcome(text, n, TFX_LEX_EXPRESSION, true);
         CHECK(fast != NULL && general != NULL);
         if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
             fprintf(stderr, "binary fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
+        free(fast);
+        free(general);
+    }
+    CHECK(differ == 0);
+}
+
+/* A random template text: literal bytes (escapes, '$' and '%' alone,
+ * doubled and before braces, line endings, white space, non-ASCII), with
+ * sequences, strip markers and directives among them. */
+static size_t random_template(unsigned long *seed, char *out, size_t cap)
+{
+    static const char *const pieces[] = {
+        "a", "b c", " ", "\t", "\n", "\r\n", "$", "%", "$$", "%%", "$${", "%%{", "{", "}",
+        "\\", "\\n", "\\u00e9", "\\U0001F600", "\\q", "\\u12", "\"", "\u00e9", "e\u0301",
+        "${a}", "${~ a ~}", "%{ if a }", "%{ else }", "%{ endif }", "%{ for x in y ~}", "%{~ endfor }",
+        "${", "~}", "\xff", "    ",
+    };
+    size_t nchosen = (size_t)(*seed % 19);
+    size_t len = 0;
+    size_t i;
+
+    for (i = 0; i < nchosen; i++) {
+        const char *piece;
+
+        *seed = *seed * 6364136223846793005UL + 1442695040888963407UL;
+        piece = pieces[(size_t)(*seed >> 33) % (sizeof(pieces) / sizeof(pieces[0]))];
+        if (len + strlen(piece) + 1 >= cap)
+            break;
+        memcpy(out + len, piece, strlen(piece));
+        len += strlen(piece);
+    }
+    out[len] = '\0';
+    return len;
+}
+
+/* [tmpl.literal] Literal text decoded at once where it holds nothing to
+ * decode (plain_literal) gives what slice-by-slice decoding gives: random
+ * template texts as bare templates, quoted strings and heredocs (flush
+ * and not), compared with tfx_parse_general. */
+static void test_literal_fast_path(void)
+{
+    unsigned long seed = 7;
+    char body[256];
+    char text[400];
+    int i;
+    int differ = 0;
+
+    for (i = 0; i < 40000; i++) {
+        size_t n = random_template(&seed, body, sizeof(body));
+        tfx_lex_mode mode = TFX_LEX_EXPRESSION;
+        char *fast;
+        char *general;
+
+        switch (i % 4) {
+        case 0:
+            memcpy(text, body, n + 1);
+            mode = TFX_LEX_TEMPLATE;
+            break;
+        case 1:
+            n = (size_t)snprintf(text, sizeof(text), "\"%s\"", body);
+            break;
+        case 2:
+            n = (size_t)snprintf(text, sizeof(text), "<<EOT\n%s\nEOT\n", body);
+            break;
+        default:
+            n = (size_t)snprintf(text, sizeof(text), "<<-EOT\n  %s\n    %s\n  EOT\n", body, body);
+            break;
+        }
+        fast = parse_outcome(text, n, mode, false);
+        general = parse_outcome(text, n, mode, true);
+        CHECK(fast != NULL && general != NULL);
+        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
+            fprintf(stderr, "literal fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
         free(fast);
         free(general);
     }
@@ -332,5 +405,6 @@ int main(void)
     test_print_round_trip();
     test_dumps_and_rendering();
     test_binary_fast_path();
+    test_literal_fast_path();
     return check_report("test_parse");
 }
