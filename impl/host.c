@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,18 +354,26 @@ tfx_host_kind tfx_host_resolve_at(int root_fd, const char *path, int *out_fd)
     return resolve(root_fd, path, out_fd, NULL);
 }
 
-/* [files.limit.items] A walk counts a step for every component it took
- * (those of links' targets included), so that a glob over link cycles,
- * whose paths grow at every level, ends at the step limit after work in
- * proportion to it.  fd (or -1), the walk's descriptor, is closed first
- * when the limit is reached. */
+/* [files.limit.items] Steps a walk counts for each component it took:
+ * a component costs a few system calls (openat, fstat, readlinkat), as
+ * much time as some tens of evaluation steps, so that the step limit
+ * bounds a walk's time as it bounds an evaluation's. */
+#define COMPONENT_STEPS 64
+
+/* [files.limit.items] A walk counts COMPONENT_STEPS for every component
+ * it took (those of links' targets included), so that a glob over link
+ * cycles, whose paths grow at every level, ends at the step limit after
+ * work in proportion to it.  fd (or -1), the walk's descriptor, is closed
+ * first when the limit is reached. */
 static void charge_walk(tfx_ctx *ctx, size_t work, int fd)
 {
-    if (ctx->steps > ctx->limits.max_steps || work > ctx->limits.max_steps - ctx->steps) {
+    size_t steps = work > SIZE_MAX / COMPONENT_STEPS ? SIZE_MAX : work * COMPONENT_STEPS;
+
+    if (ctx->steps > ctx->limits.max_steps || steps > ctx->limits.max_steps - ctx->steps) {
         if (fd >= 0)
             close(fd);
     }
-    for (size_t i = 0; i < work; i++)
+    for (size_t i = 0; i < steps; i++)
         tfx_ctx_step(ctx);
 }
 
