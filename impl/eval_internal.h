@@ -42,6 +42,10 @@ const tfx_value *tfx_ev_func_call(tfx_ctx *ctx, const tfx_function *fn,
                                   const tfx_value *const *args, size_t nargs,
                                   tfx_func_error *err);
 
+/* [attr.step] The attribute `name` of the object v, its type's attribute
+ * ai: tfx_value_lookup(v, name, nname), found at ai first (eval.c). */
+const tfx_value *tfx_ev_object_attr(const tfx_value *v, long ai, const char *name, size_t nname);
+
 /* Appends an error to ev->diags (failing the evaluation if the memory for
  * it is refused, so that "an error was reported" can be told from the
  * count of diagnostics). */

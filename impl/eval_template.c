@@ -10,6 +10,7 @@
 
 #include "eval_internal.h"
 #include "render.h"
+#include "text.h"
 
 /* ---------------------------------------------------------------------
  * Templates [tmpl.eval.*]
@@ -24,9 +25,14 @@ static void append_text(tfx_ev *ev, tfx_textbuf *buf, tfx_str s)
     tfx_textbuf_put(buf, s.s, s.nbytes);
 }
 
-/* The text built so far as a string value (NFC) [tmpl.eval.nfc]. */
+/* The text built so far as a string value (NFC) [tmpl.eval.nfc]
+ * [value.string.nfc]; the buffer is not used after.  ASCII text is NFC as
+ * it is, and tfx_value_string would only copy it (tfx_text_nfc's ASCII
+ * path): the buffer's own bytes, in the ctx's arena, become the value's. */
 static const tfx_value *text_value(tfx_ev *ev, tfx_textbuf *buf)
 {
+    if (buf->nbytes > 0 && tfx_text_is_ascii((const unsigned char *)buf->s, buf->nbytes))
+        return tfx_value_string_raw(ev->ctx, buf->s, buf->nbytes);
     return tfx_value_string(ev->ctx, buf->nbytes > 0 ? buf->s : "", buf->nbytes);
 }
 

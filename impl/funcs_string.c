@@ -34,6 +34,11 @@ static const tfx_value *map_case(tfx_ctx *ctx, const tfx_value *str, bool upper)
     if (out == NULL)
         tfx_fn_nomem(ctx);
     tfx_ctx_check_string(ctx, nbytes);
+    /* [value.string.nfc] the case of ASCII text is ASCII text, which is
+     * NFC as it is: tfx_value_string would only copy it (tfx_text_nfc's
+     * ASCII path), so the new text itself is the value's */
+    if (tfx_text_is_ascii((const unsigned char *)out, nbytes))
+        return tfx_value_string_raw(ctx, out, nbytes);
     return tfx_value_string(ctx, out, nbytes);
 }
 

@@ -446,7 +446,40 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
     return copy;
 }
 
+/* [fn.upper] [fn.lower] [fn.upper.map] [fn.lower.map] The fast path of
+ * tfx_text_map_case for ASCII text: each letter a-z (A-Z) becomes its
+ * capital (small) letter, every other byte stays, in n bytes.  The
+ * general path gives the same: every byte is a code point of one byte;
+ * the simple case mappings of U+0000..U+007F are exactly those of the
+ * ASCII letters (no ASCII code point maps outside ASCII), Go's tables
+ * agree on them, and each is written back as one byte. */
+static char *map_case_ascii(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n)
+{
+    char *out = n == SIZE_MAX ? NULL : tfx_arena_alloc(arena, n + 1);
+    char from = upper ? 'a' : 'A';
+    size_t i;
+
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+
+        out[i] = c >= from && c <= (char)(from + 25) ? (char)(c ^ 0x20) : c;
+    }
+    out[n] = '\0';
+    *out_n = n;
+    return out;
+}
+
 char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n)
+{
+    if (tfx_text_is_ascii((const unsigned char *)s, n))
+        return map_case_ascii(arena, s, n, upper, out_n);
+    return tfx_text_map_case_general(arena, s, n, upper, out_n);
+}
+
+char *tfx_text_map_case_general(tfx_arena *arena, const char *s, size_t n, bool upper,
+                                size_t *out_n)
 {
     /* A simple case mapping turns a code point of k bytes into one of at
      * most k + 1 bytes (U+023F, 2 bytes, to U+2C7E, 3 bytes), and a byte

@@ -63,6 +63,9 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
  * U+FFFD, as Go's strings.Map writes it.  NUL-terminated in `arena`, its length in *out_n; NULL when the
  * arena refuses the memory.  Not normalised: callers apply NFC. */
 char *tfx_text_map_case(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n);
+/* The same without its fast path for ASCII text (for tests). */
+char *tfx_text_map_case_general(tfx_arena *arena, const char *s, size_t n, bool upper,
+                                size_t *out_n);
 
 /* s[0..n) as Go's strings.Title makes it: every code point that follows
  * a word separator (or starts the string) mapped to its simple title case

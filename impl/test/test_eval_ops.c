@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "convert.h"
 #include "eval_internal.h"
 #include "testval.h"
 
@@ -223,6 +224,84 @@ static void builtin_body(tfx_ctx *ctx, void *unused)
     }
 }
 
+/* tfx_ev_convert (with its fast path for a value of the wanted primitive
+ * type) against tfx_convert on random arguments and wanted types
+ * [conv.def]: the same value or the same error. */
+static void convert_body(tfx_ctx *ctx, void *unused)
+{
+    static const tfx_type *const wanted[] = {TSTR, TNUM, TBOOL, TDYN};
+    tfx_ev ev;
+    int i;
+
+    (void)unused;
+    memset(&ev, 0, sizeof ev);
+    ev.ctx = ctx;
+    for (i = 0; i < 20000; i++) {
+        const tfx_value *v = random_argument();
+        const tfx_type *want = wanted[rng() % (sizeof(wanted) / sizeof(wanted[0]))];
+        const char *e1 = NULL;
+        const char *e2 = NULL;
+        const tfx_value *r1 = tfx_convert(ctx, v, want, TFX_CONVERT_UNSAFE, &e1);
+        const tfx_value *r2 = tfx_ev_convert(&ev, v, want, &e2);
+        tfx_func_error f1 = {-1, e1};
+        tfx_func_error f2 = {-1, e2};
+        const char *o1 = outcome(r1, &f1);
+        const char *o2 = outcome(r2, &f2);
+
+        total++;
+        if (strcmp(o1, o2) == 0 && (r1 == v) == (r2 == v))
+            same++;
+        else
+            fprintf(stderr, "convert: %s against %s\n", o1, o2);
+    }
+}
+
+/* tfx_ev_object_attr against tfx_value_lookup on random objects of up to
+ * 4 attributes (distinct names in random order), with right, wrong and
+ * missing names and indexes [attr.step]. */
+static void attr_body(tfx_ctx *ctx, void *unused)
+{
+    static const char *const names[] = {"a", "b", "ab", "ba", "", "name", "n", "zz"};
+    int i;
+
+    (void)unused;
+    (void)ctx;
+    for (i = 0; i < 20000; i++) {
+        const char *nm[8];
+        const tfx_value *obj;
+        const char *name = names[rng() % 8];
+        long ai;
+        size_t k;
+
+        for (k = 0; k < 8; k++)
+            nm[k] = names[k];
+        for (k = 7; k > 0; k--) { /* shuffle */
+            size_t j = (size_t)(rng() % (k + 1));
+            const char *t = nm[k];
+
+            nm[k] = nm[j];
+            nm[j] = t;
+        }
+        switch (rng() % 6) {
+        case 0: obj = OBJ(0); break;
+        case 1: obj = UNK(OBJT(1, "a", TNUM)); break;
+        case 2: obj = OBJ(1, nm[0], I(0)); break;
+        case 3: obj = OBJ(2, nm[0], I(0), nm[1], I(1)); break;
+        case 4: obj = OBJ(3, nm[0], I(0), nm[1], I(1), nm[2], I(2)); break;
+        default: obj = OBJ(4, nm[0], I(0), nm[1], I(1), nm[2], I(2), nm[3], S("x")); break;
+        }
+        ai = obj->type->kind == TFX_TYPE_OBJECT && rng() % 4 != 0
+                 ? tfx_type_attr_index(obj->type, name, strlen(name))
+                 : (long)(rng() % 8) - 1;
+        total++;
+        if (tfx_ev_object_attr(obj, ai, name, strlen(name))
+            == tfx_value_lookup(obj, name, strlen(name)))
+            same++;
+        else
+            fprintf(stderr, "object attribute %s at %ld differs\n", name, ai);
+    }
+}
+
 int main(void)
 {
     const char *name;
@@ -231,6 +310,10 @@ int main(void)
 
     CHECK(run("operators", body));
     CHECK(total > 0 && same == total);
+    CHECK(run("convert", convert_body));
+    CHECK(same == total);
+    CHECK(run("attributes", attr_body));
+    CHECK(same == total);
     for (i = 0; (name = tfx_func_builtin_opentofu_name(i)) != NULL; i++) {
         const tfx_function *f = tfx_func_builtin_opentofu(name, strlen(name));
 

@@ -96,8 +96,48 @@ static void test_nfc_fast_path(void)
     tfx_arena_free(a);
 }
 
+/* tfx_text_map_case (with its ASCII fast path) equals
+ * tfx_text_map_case_general on random ASCII text and on random mixed
+ * text, both ways. */
+static void test_map_case_fast_path(void)
+{
+    tfx_arena *a = tfx_arena_new(0);
+    int same = 0;
+    int i;
+
+    CHECK(a != NULL);
+    if (a == NULL)
+        return;
+    for (i = 0; i < 20000; i++) {
+        char buf[256];
+        size_t n = random_text(buf, i % 4 != 0);
+        bool upper = (i / 2) % 2 == 0;
+        size_t nfast = 0;
+        size_t ngen = 0;
+        const char *fast = tfx_text_map_case(a, buf, n, upper, &nfast);
+        const char *gen = tfx_text_map_case_general(a, buf, n, upper, &ngen);
+
+        if (fast != NULL && gen != NULL && nfast == ngen && memcmp(fast, gen, nfast) == 0
+            && fast[nfast] == '\0')
+            same++;
+        else
+            fprintf(stderr, "map_case differs on input %d (%zu bytes)\n", i, n);
+    }
+    CHECK(same == 20000);
+    {
+        size_t n = 0;
+        const char *r = tfx_text_map_case(a, "aZ@[`{", 6, true, &n);
+
+        CHECK_STR(r, "AZ@[`{");
+        r = tfx_text_map_case(a, "aZ@[`{", 6, false, &n);
+        CHECK_STR(r, "az@[`{");
+    }
+    tfx_arena_free(a);
+}
+
 int main(void)
 {
     test_nfc_fast_path();
+    test_map_case_fast_path();
     return check_report("test_text");
 }
