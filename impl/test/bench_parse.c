@@ -174,7 +174,7 @@ int main(int argc, char **argv)
     tfx_limits_init(&limits);
     limits.max_source_bytes = (size_t)1 << 30;
     if (argc > 2 && strcmp(argv[1], "--runs") == 0) {
-        fixed_runs = atoi(argv[2]);
+        fixed_runs = (int)strtol(argv[2], NULL, 10);
         i = 3;
     }
     for (; i < argc; i++) {
