@@ -462,36 +462,48 @@ static void offer(match *best, action act, tfx_token_kind kind, size_t len)
     }
 }
 
+/* The one-byte tokens [lex.operators] [lex.punctuation]: the kind of the
+ * token that byte c makes alone, TFX_TOK_COUNT when it makes none.  A
+ * constant expression, for the tables of the fast paths below. */
+#define SELF_TOKEN(c) \
+    ((c) == '[' ? TFX_TOK_OBRACK \
+     : (c) == ']' ? TFX_TOK_CBRACK \
+     : (c) == '(' ? TFX_TOK_OPAREN \
+     : (c) == ')' ? TFX_TOK_CPAREN \
+     : (c) == '.' ? TFX_TOK_DOT \
+     : (c) == ',' ? TFX_TOK_COMMA \
+     : (c) == '*' ? TFX_TOK_STAR \
+     : (c) == '/' ? TFX_TOK_SLASH \
+     : (c) == '%' ? TFX_TOK_PERCENT \
+     : (c) == '+' ? TFX_TOK_PLUS \
+     : (c) == '-' ? TFX_TOK_MINUS \
+     : (c) == '=' ? TFX_TOK_EQUAL \
+     : (c) == '<' ? TFX_TOK_LESS_THAN \
+     : (c) == '>' ? TFX_TOK_GREATER_THAN \
+     : (c) == '!' ? TFX_TOK_BANG \
+     : (c) == '?' ? TFX_TOK_QUESTION \
+     : (c) == ':' ? TFX_TOK_COLON \
+     : (c) == '\n' ? TFX_TOK_NEWLINE \
+     : (c) == '&' ? TFX_TOK_BITWISE_AND \
+     : (c) == '|' ? TFX_TOK_BITWISE_OR \
+     : (c) == '~' ? TFX_TOK_BITWISE_NOT \
+     : (c) == '^' ? TFX_TOK_BITWISE_XOR \
+     : (c) == ';' ? TFX_TOK_SEMICOLON \
+     : (c) == '`' ? TFX_TOK_BACKTICK \
+     : (c) == '\'' ? TFX_TOK_APOSTROPHE \
+     : TFX_TOK_COUNT)
+
+/* A table of f(c) for every byte value c. */
+#define BYTES4(f, b) f(b), f((b) + 1), f((b) + 2), f((b) + 3)
+#define BYTES16(f, b) BYTES4(f, b), BYTES4(f, (b) + 4), BYTES4(f, (b) + 8), BYTES4(f, (b) + 12)
+#define BYTES64(f, b) BYTES16(f, b), BYTES16(f, (b) + 16), BYTES16(f, (b) + 32), BYTES16(f, (b) + 48)
+#define BYTES256(f) BYTES64(f, 0), BYTES64(f, 64), BYTES64(f, 128), BYTES64(f, 192)
+
+static const unsigned char self_tokens[256] = { BYTES256(SELF_TOKEN) };
+
 static tfx_token_kind self_token(unsigned char c)
 {
-    switch (c) {
-    case '[': return TFX_TOK_OBRACK;
-    case ']': return TFX_TOK_CBRACK;
-    case '(': return TFX_TOK_OPAREN;
-    case ')': return TFX_TOK_CPAREN;
-    case '.': return TFX_TOK_DOT;
-    case ',': return TFX_TOK_COMMA;
-    case '*': return TFX_TOK_STAR;
-    case '/': return TFX_TOK_SLASH;
-    case '%': return TFX_TOK_PERCENT;
-    case '+': return TFX_TOK_PLUS;
-    case '-': return TFX_TOK_MINUS;
-    case '=': return TFX_TOK_EQUAL;
-    case '<': return TFX_TOK_LESS_THAN;
-    case '>': return TFX_TOK_GREATER_THAN;
-    case '!': return TFX_TOK_BANG;
-    case '?': return TFX_TOK_QUESTION;
-    case ':': return TFX_TOK_COLON;
-    case '\n': return TFX_TOK_NEWLINE;
-    case '&': return TFX_TOK_BITWISE_AND;
-    case '|': return TFX_TOK_BITWISE_OR;
-    case '~': return TFX_TOK_BITWISE_NOT;
-    case '^': return TFX_TOK_BITWISE_XOR;
-    case ';': return TFX_TOK_SEMICOLON;
-    case '`': return TFX_TOK_BACKTICK;
-    case '\'': return TFX_TOK_APOSTROPHE;
-    default: return TFX_TOK_COUNT;
-    }
+    return (tfx_token_kind)self_tokens[c];
 }
 
 /* Two-byte operators, and "..." [lex.operators]. */
@@ -715,12 +727,13 @@ enum {
      : MC_GENERAL)
 
 /* MAIN_CLASS of every byte value. */
-#define BYTES4(f, b) f(b), f((b) + 1), f((b) + 2), f((b) + 3)
-#define BYTES16(f, b) BYTES4(f, b), BYTES4(f, (b) + 4), BYTES4(f, (b) + 8), BYTES4(f, (b) + 12)
-#define BYTES64(f, b) BYTES16(f, b), BYTES16(f, (b) + 16), BYTES16(f, (b) + 32), BYTES16(f, (b) + 48)
-static const unsigned char main_class[256] = {
-    BYTES64(MAIN_CLASS, 0), BYTES64(MAIN_CLASS, 64), BYTES64(MAIN_CLASS, 128), BYTES64(MAIN_CLASS, 192)
-};
+static const unsigned char main_class[256] = { BYTES256(MAIN_CLASS) };
+
+/* The kind of the token of a byte of class MC_SELF, TFX_TOK_COUNT for the
+ * other bytes: the first thing lex_main_run looks up, as most tokens of
+ * real sources are punctuation. */
+#define MAIN_SELF(c) (MAIN_CLASS(c) == MC_SELF ? SELF_TOKEN(c) : TFX_TOK_COUNT)
+static const unsigned char main_self[256] = { BYTES256(MAIN_SELF) };
 
 /* ASCII bytes of an identifier after its first [lex.ident]: ID_Continue's
  * ASCII members (letters, digits, '_') and '-'. */
@@ -728,7 +741,7 @@ static const unsigned char main_class[256] = {
     ((c) == '_' || (c) == '-' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') \
      || ((c) >= '0' && (c) <= '9'))
 static const bool ident_rest[256] = {
-    BYTES64(IDENT_REST, 0), BYTES64(IDENT_REST, 64), BYTES64(IDENT_REST, 128), BYTES64(IDENT_REST, 192)
+    BYTES256(IDENT_REST)
 };
 
 /* The length of an identifier of ASCII bytes at s, whose first byte is
@@ -802,11 +815,10 @@ static bool fast_main(const unsigned char *s, match *m)
 #define TEMPLATE_PLAIN(c) ((c) < 0x80 && (c) != '$' && (c) != '%' && (c) != '\r' && (c) != '\n')
 #define STRING_PLAIN(c) (TEMPLATE_PLAIN(c) && (c) != '\\' && (c) != '"')
 static const bool template_plain[256] = {
-    BYTES64(TEMPLATE_PLAIN, 0), BYTES64(TEMPLATE_PLAIN, 64),
-    BYTES64(TEMPLATE_PLAIN, 128), BYTES64(TEMPLATE_PLAIN, 192)
+    BYTES256(TEMPLATE_PLAIN)
 };
 static const bool string_plain[256] = {
-    BYTES64(STRING_PLAIN, 0), BYTES64(STRING_PLAIN, 64), BYTES64(STRING_PLAIN, 128), BYTES64(STRING_PLAIN, 192)
+    BYTES256(STRING_PLAIN)
 };
 
 /* The inside of a quoted string [lex.string]:
@@ -906,113 +918,42 @@ static bool fast_template(const unsigned char *s, size_t n, action eol_act, acti
     return true;
 }
 
-/* A quoted string at p whose inside is a plain run (quoted_run_len) and
- * then '"': OQuote, the QuotedLit of the run unless it is empty, CQuote,
- * as the states would lex them: ACT_OPEN_STRING pushes the string state,
- * where fast_string finds the run (it ends at '"', an ASCII byte) and
- * then the ACT_CLOSE_STRING that pops it.  Returns the bytes taken, 0 when
- * the string is not of that form (or malloc refuses). */
-static size_t quoted_plain(lexer *lx, size_t p)
+/* Makes room for at least k more tokens; false when malloc refuses. */
+static bool token_room(lexer *lx, size_t k)
 {
-    size_t lit = quoted_run_len(lx->src + p + 1, lx->n - p - 1);
-    size_t close = p + 1 + lit;
-
-    if (close >= lx->n || lx->src[close] != '"')
-        return 0;
-    if (!emit_plain(lx, TFX_TOK_OQUOTE, p, p + 1)
-        || (lit > 0 && !emit_plain(lx, TFX_TOK_QUOTED_LIT, p + 1, close))
-        || !emit_plain(lx, TFX_TOK_CQUOTE, close, close + 1))
-        return 0;
-    return lit + 2;
+    while (lx->tokens.cap - lx->tokens.n < k)
+        if (!vec_grow(lx, (void **)&lx->tokens.items, &lx->tokens.cap, sizeof(*lx->tokens.items)))
+            return false;
+    return true;
 }
 
-/* The expression state's tokens that leave it in the same state, one after
- * another from p, without going back to the state machine for each:
- * spaces, identifiers, numbers, operators, punctuation, line feeds,
- * braces that end no sequence (the classes of main_class), each the match
- * scan_main would find, emitted as run_action would emit it (ACT_TOKEN,
- * ACT_OPEN_BRACE, ACT_CLOSE_BRACE; ACT_SKIP emits nothing); and quoted
- * strings without sequences (quoted_plain).  Returns where it stopped: at
- * the end of input, at a token that changes the state (fast_main), or at
- * one left to the general scanner. */
-static size_t lex_main_run(lexer *lx, size_t p)
+/* Stores a token of kind for the source bytes [ts, te) (offsets from the
+ * start of the source, byte order mark included) at line and column, as
+ * push_token does, and returns the next free slot. */
+static inline tfx_lexeme *put_token(tfx_lexeme *t, tfx_token_kind kind, size_t ts, size_t te,
+                                    size_t line, size_t column)
 {
-    const unsigned char *s = lx->src;
-    const size_t n = lx->n;
+    t->start = (uint32_t)ts;
+    t->end = (uint32_t)te;
+    t->line = (uint32_t)line;
+    t->column = (uint32_t)column;
+    t->kind = (uint32_t)kind;
+    return t + 1;
+}
 
-    while (p < n) {
-        tfx_token_kind kind;
-        size_t len;
+/* The length of a number at s, whose first byte is a digit [lex.number]:
+ * a run of digits, unless a '.', 'e' or 'E' follows it, which may extend
+ * it: then match_number's.  match_number stops where the run stops when
+ * none of these follow (only they continue a number after its digits). */
+static inline size_t number_len(const unsigned char *s, size_t n)
+{
+    size_t i = 1;
 
-        switch (main_class[s[p]]) {
-        case MC_SPACE:
-            /* [lex.space] a run of spaces and tabs, which no other rule
-             * starts */
-            for (p++; p < n && (s[p] == ' ' || s[p] == '\t'); p++)
-                ;
-            continue;
-        case MC_IDENT:
-            kind = TFX_TOK_IDENT;
-            len = ascii_ident_len(s + p, n - p);
-            if (len == 0)
-                return p;
-            break;
-        case MC_DIGIT:
-            /* [lex.number] at least the digit, ASCII only; only INVALID
-             * (offered later) also starts at a digit */
-            kind = TFX_TOK_NUMBER_LIT;
-            len = match_number(s + p, n - p);
-            break;
-        case MC_SELF:
-            kind = self_token(s[p]);
-            len = 1;
-            break;
-        case MC_PAIR:
-            len = pair_len(s + p, n - p, &kind);
-            if (len == 0)
-                return p;
-            break;
-        case MC_DOT:
-            /* "..." or '.' [lex.operators]; no number starts with a dot */
-            len = n - p >= 3 && s[p + 1] == '.' && s[p + 2] == '.' ? 3 : 1;
-            kind = len == 3 ? TFX_TOK_ELLIPSIS : TFX_TOK_DOT;
-            break;
-        case MC_OBRACE:
-            /* ACT_OPEN_BRACE */
-            if (!emit_plain(lx, TFX_TOK_OBRACE, p, p + 1))
-                return p;
-            lx->braces++;
-            p++;
-            continue;
-        case MC_CBRACE:
-            /* ACT_CLOSE_BRACE, when it closes a brace (close_brace) */
-            if (ends_sequence(lx))
-                return p;
-            if (!emit_plain(lx, TFX_TOK_CBRACE, p, p + 1))
-                return p;
-            lx->braces--;
-            p++;
-            continue;
-        case MC_QUOTE:
-            len = quoted_plain(lx, p);
-            if (len == 0)
-                return p;
-            p += len;
-            continue;
-        case MC_LF:
-            /* [lex.newline] Newline and self_token agree on a lone LF */
-            if (!emit_line(lx, TFX_TOK_NEWLINE, p, p + 1))
-                return p;
-            p++;
-            continue;
-        default:
-            return p;
-        }
-        if (!emit_plain(lx, kind, p, p + len))
-            return p;
-        p += len;
-    }
-    return p;
+    while (i < n && is_digit(s[i]))
+        i++;
+    if (i < n && (s[i] == '.' || s[i] == 'e' || s[i] == 'E'))
+        return match_number(s, n);
+    return i;
 }
 
 /* The fast path of state st at s, if it has one (see above). */
@@ -1171,6 +1112,291 @@ static void run_action(lexer *lx, match m, size_t ts)
     }
 }
 
+/* ---------------------------------------------------------------------
+ * The fast run
+ * ------------------------------------------------------------------ */
+
+/* gcc would store a token's first four words (put_token) as one vector
+ * built from four registers, which takes more instructions than four
+ * stores (callgrind: 20 -> 17 instructions per token of the nesting
+ * workload without it).  From here to the end of the file. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
+
+/* Where the next token may start in the expression state after a token
+ * that ends at q and leaves the state as it is: past one space, if one is
+ * there.  A run of spaces and tabs is skipped [lex.space]; skipping its
+ * first byte on its own changes nothing, as the rest of the run (if any)
+ * is skipped next, spaces make no token, and columns follow from offsets.
+ * A step without a branch: a single space after a token is common but
+ * not predictable. */
+static inline size_t skip_one_space(const unsigned char *s, size_t q, size_t n)
+{
+    return q < n ? q + (s[q] == ' ') : q;
+}
+
+/* The state on top of the stack (the expression state when it is empty,
+ * as lex_source takes it). */
+static scan_state top_state(const lexer *lx)
+{
+    return lx->states.n > 0 ? lx->states.items[lx->states.n - 1] : ST_MAIN;
+}
+
+/* Opens a sequence as open_sequence does, but for the token itself, which
+ * the caller stores: the brace level whose `}` ends it, the heredoc's line
+ * begun, the expression state pushed [lex.template.sequence].  False when
+ * malloc refuses. */
+static bool enter_sequence(lexer *lx, int braces)
+{
+    if (!VEC_GROW(lx, lx->ret_braces))
+        return false;
+    lx->ret_braces.items[lx->ret_braces.n++] = braces;
+    heredoc_not_at_line_start(lx);
+    return push_state(lx, ST_MAIN);
+}
+
+/* Tokens from p, one after another, in whatever state, as long as the
+ * first byte in the state on top tells the match; each the match the
+ * state's general scanner would find, with the action run_action would run
+ * and the shape emit would be given:
+ *
+ *   - The expression state [lex.main]: spaces, identifiers, numbers,
+ *     operators, punctuation, line feeds (the classes of main_class:
+ *     ACT_SKIP, ACT_TOKEN, SHAPE_PLAIN or SHAPE_LINE); '{' (ACT_OPEN_BRACE);
+ *     '}' (ACT_CLOSE_BRACE: close_brace ends the innermost sequence at its
+ *     level and pops the state, else closes a brace); '"' (ACT_OPEN_STRING;
+ *     and when the string's inside is a plain run, quoted_run_len, then
+ *     '"', the string's OQuote, QuotedLit and CQuote at once, as the
+ *     string state would lex them: fast_string finds that run, which ends
+ *     at '"', an ASCII byte, and then the CQuote that pops the state).
+ *   - A quoted string [lex.string]: fast_string's matches ('"', a sequence
+ *     opener, a plain run).
+ *   - A heredoc or bare template [lex.heredoc] [lex.bare]: fast_template's
+ *     matches but '$' or '%' that opens nothing: a sequence opener, or a
+ *     literal run of plain bytes ended by the end of input, '$', '%', CR or
+ *     LF, with its line ending if one follows (ACT_HEREDOC_EOL, whose
+ *     marker test is heredoc_line's, or ACT_HEREDOC_MIDLINE in a heredoc,
+ *     ACT_TOKEN in a bare template).
+ *
+ * Returns where it stopped: at the end of input, when malloc refuses, or
+ * at a token left to the general scanner of the state on top.
+ *
+ * The lexer's hot fields live in locals here (a compiler must reload
+ * fields of *lx after every store into a token, which may alias them),
+ * offsets count from the start of the source (byte order mark included,
+ * as tokens store them), and the room for tokens is checked once per
+ * stretch of input instead of per token: every token takes at least one
+ * byte and no step stores more than three, so a stretch of k bytes, whose
+ * last step may run past it, needs at most k + 2 slots. */
+static size_t lex_run(lexer *lx, size_t p)
+{
+    const size_t base = lx->base;
+    const unsigned char *s = lx->src - base;   /* the whole source */
+    const size_t n = lx->n + base;
+    size_t q = p + base;
+    size_t line = lx->line;
+    size_t colbase = lx->colbase;   /* the column at offset q is q + colbase */
+    int braces = lx->braces;
+    scan_state st = top_state(lx);
+
+/* Stores the locals into *lx before a call that reads or changes it, and
+ * takes them back after. */
+#define SYNC_OUT() (lx->tokens.n = (size_t)(t - lx->tokens.items), lx->line = line, \
+                    lx->colbase = colbase, lx->braces = braces)
+#define SYNC_IN() (t = lx->tokens.items + lx->tokens.n, line = lx->line, \
+                   colbase = lx->colbase, braces = lx->braces, st = top_state(lx))
+
+    while (q < n && !lx->failed && token_room(lx, 4)) {
+        tfx_lexeme *t = lx->tokens.items + lx->tokens.n;
+        size_t slots = lx->tokens.cap - lx->tokens.n - 2;
+        size_t stop = n - q < slots ? n : q + slots;
+
+        while (q < stop) {
+            unsigned char c = s[q];
+            tfx_token_kind kind;
+            size_t len;
+
+            if (st != ST_MAIN) {
+                if (c == '$' || c == '%') {
+                    /* a sequence opener, in any of the three states */
+                    if (q + 1 >= n || s[q + 1] != '{')
+                        goto halt;
+                    len = q + 2 < n && s[q + 2] == '~' ? 3 : 2;
+                    t = put_token(t, c == '$' ? TFX_TOK_TEMPLATE_INTERP : TFX_TOK_TEMPLATE_CONTROL,
+                                  q, q + len, line, q + colbase);
+                    q += len;
+                    braces++;
+                    if (!enter_sequence(lx, braces))
+                        goto halt;
+                    st = ST_MAIN;
+                    continue;
+                }
+                if (st == ST_STRING) {
+                    if (c == '"') {
+                        t = put_token(t, TFX_TOK_CQUOTE, q, q + 1, line, q + colbase);
+                        q++;
+                        pop_state(lx);
+                        st = top_state(lx);
+                        continue;
+                    }
+                    len = quoted_run_len(s + q, n - q);
+                    if (len == 0 || (q + len < n && s[q + len] >= 0x80)
+                        || (q + len + 1 < n && s[q + len] == '\\' && s[q + len + 1] >= 0x80)) {
+                        goto halt;
+                    }
+                    t = put_token(t, TFX_TOK_QUOTED_LIT, q, q + len, line, q + colbase);
+                    q += len;
+                    continue;
+                }
+                /* a heredoc or bare template */
+                for (len = 0; q + len < n && template_plain[s[q + len]]; len++)
+                    ;
+                if (q + len < n && s[q + len] >= 0x80)
+                    goto halt;
+                kind = TFX_TOK_STRING_LIT;
+                if (q + len < n && s[q + len] == '\n')
+                    len++;
+                else if (q + len + 1 < n && s[q + len] == '\r' && s[q + len + 1] == '\n')
+                    len += 2;
+                else if (len == 0)
+                    goto halt; else {
+                    /* no line ending: ACT_HEREDOC_MIDLINE or ACT_TOKEN */
+                    if (st == ST_HEREDOC)
+                        heredoc_not_at_line_start(lx);
+                    t = put_token(t, kind, q, q + len, line, q + colbase);
+                    q += len;
+                    continue;
+                }
+                if (st == ST_HEREDOC) {
+                    /* ACT_HEREDOC_EOL: heredoc_line's, which a line that
+                     * began with a sequence cannot close */
+                    if (lx->heredocs.n == 0 || lx->heredocs.items[lx->heredocs.n - 1].start_of_line) {
+                        SYNC_OUT();
+                        heredoc_line(lx, q - base, q + len - base, SHAPE_LINE);
+                        SYNC_IN();
+                        q += len;
+                        if (lx->failed)
+                            goto halt;
+                        continue;
+                    }
+                    lx->heredocs.items[lx->heredocs.n - 1].start_of_line = true;
+                }
+                t = put_token(t, kind, q, q + len, line, q + colbase);
+                q += len;
+                line++;
+                colbase = (size_t)1 - q;
+                continue;
+            }
+
+            /* The expression state, token after token while it stays
+             * on top. */
+            do {
+                c = s[q];
+                kind = (tfx_token_kind)main_self[c];
+                if (kind != TFX_TOK_COUNT) {
+                    /* MC_SELF: the one-byte token */
+                    t = put_token(t, kind, q, q + 1, line, q + colbase);
+                    q++;
+                    continue;
+                }
+                switch (main_class[c]) {
+                case MC_SPACE:
+                    /* [lex.space] a run of spaces and tabs, which no other
+                     * rule starts */
+                    for (q++; q < n && main_class[s[q]] == MC_SPACE; q++)
+                        ;
+                    continue;
+                case MC_IDENT:
+                    kind = TFX_TOK_IDENT;
+                    len = ascii_ident_len(s + q, n - q);
+                    if (len == 0)
+                        goto halt;
+                    break;
+                case MC_DIGIT:
+                    /* [lex.number] at least the digit, ASCII only; only
+                     * INVALID (offered later) also starts at a digit */
+                    kind = TFX_TOK_NUMBER_LIT;
+                    len = number_len(s + q, n - q);
+                    break;
+                case MC_PAIR:
+                    len = pair_len(s + q, n - q, &kind);
+                    if (len == 0)
+                        goto halt;
+                    break;
+                case MC_DOT:
+                    /* "..." or '.' [lex.operators]; no number starts with a
+                     * dot */
+                    len = n - q >= 3 && s[q + 1] == '.' && s[q + 2] == '.' ? 3 : 1;
+                    kind = len == 3 ? TFX_TOK_ELLIPSIS : TFX_TOK_DOT;
+                    break;
+                case MC_OBRACE:
+                    kind = TFX_TOK_OBRACE;
+                    len = 1;
+                    braces++;
+                    break;
+                case MC_CBRACE:
+                    len = 1;
+                    if (lx->ret_braces.n > 0 && lx->ret_braces.items[lx->ret_braces.n - 1] == braces) {
+                        /* close_brace: the end of the innermost sequence */
+                        t = put_token(t, TFX_TOK_TEMPLATE_SEQ_END, q, q + 1, line, q + colbase);
+                        q++;
+                        braces--;
+                        lx->ret_braces.n--;
+                        pop_state(lx);
+                        st = top_state(lx);
+                        goto next_state;
+                    }
+                    kind = TFX_TOK_CBRACE;
+                    braces--;
+                    break;
+                case MC_QUOTE: {
+                    size_t lit = quoted_run_len(s + q + 1, n - q - 1);
+                    size_t close = q + 1 + lit;
+
+                    t = put_token(t, TFX_TOK_OQUOTE, q, q + 1, line, q + colbase);
+                    if (close >= n || s[close] != '"') {
+                        /* ACT_OPEN_STRING */
+                        q++;
+                        if (!push_state(lx, ST_STRING))
+                            goto halt;
+                        st = ST_STRING;
+                        goto next_state;
+                    }
+                    if (lit > 0)
+                        t = put_token(t, TFX_TOK_QUOTED_LIT, q + 1, close, line, q + 1 + colbase);
+                    t = put_token(t, TFX_TOK_CQUOTE, close, close + 1, line, close + colbase);
+                    q = close + 1;
+                    continue;
+                }
+                case MC_LF:
+                    /* [lex.newline] Newline and self_token agree on a lone
+                     * LF; the next token starts the next line (emit_line) */
+                    t = put_token(t, TFX_TOK_NEWLINE, q, q + 1, line, q + colbase);
+                    q++;
+                    line++;
+                    colbase = (size_t)1 - q;
+                    continue;
+                default:
+                    goto halt;
+                }
+                t = put_token(t, kind, q, q + len, line, q + colbase);
+                q = skip_one_space(s, q + len, n);
+            } while (q < stop);
+        next_state:;
+        }
+        SYNC_OUT();
+        continue;
+    halt:
+        /* a token left to the general scanner, or malloc refused */
+        SYNC_OUT();
+        break;
+    }
+#undef SYNC_OUT
+#undef SYNC_IN
+    return q - base;
+}
+
 /* tfx_lex, with the fast paths or by the general scanners alone. */
 static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                        tfx_lex_mode mode, bool fast, tfx_tokens *out)
@@ -1205,10 +1431,11 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
         scan_state st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
         match m;
 
-        if (fast && st == ST_MAIN) {
-            p = lex_main_run(&lx, p);
+        if (fast) {
+            p = lex_run(&lx, p);
             if (p >= lx.n || lx.failed)
                 break;
+            st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
         }
         if (!fast || !fast_scan(st, lx.src + p, lx.n - p, &m)) {
             switch (st) {

@@ -45,11 +45,11 @@ static const char *const pieces[] = {
     "\xC3", "\xE2\x80", "\x00", "\x7F", "\xEF\xBB\xBF", "\xCC\x81", "\\\xC3\xA9",
 };
 
-/* A random input: mostly pieces, sometimes any byte. */
-static size_t random_input(unsigned char *buf, size_t cap)
+/* A random input of up to max_pieces: mostly pieces, sometimes any byte. */
+static size_t random_input(unsigned char *buf, size_t cap, size_t max_pieces)
 {
     size_t n = 0;
-    size_t count = 1 + rnd_below(24);
+    size_t count = 1 + rnd_below(max_pieces);
 
     while (count-- > 0) {
         if (rnd_below(8) == 0) {
@@ -117,7 +117,7 @@ static void test_fast_equals_general(void)
     int i;
 
     for (i = 0; i < 200000; i++) {
-        size_t n = random_input(buf, sizeof(buf));
+        size_t n = random_input(buf, sizeof(buf), 24);
         tfx_lex_mode mode = i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE;
 
         if (!agree(buf, n, mode)) {
@@ -131,12 +131,37 @@ static void test_fast_equals_general(void)
     CHECK(failures == 0);
 }
 
+/* Long random inputs: many states opened and closed in one input, runs
+ * that cross the stretches tfx_lex checks the room for tokens in, and
+ * token arrays that grow while a run goes on. */
+static void test_long_inputs(void)
+{
+    static unsigned char buf[8192];
+    int failures = 0;
+    int i;
+
+    for (i = 0; i < 4000; i++) {
+        size_t n = random_input(buf, sizeof(buf), 2000);
+        tfx_lex_mode mode = i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE;
+
+        if (!agree(buf, n, mode)) {
+            if (failures++ < 3) {
+                fprintf(stderr, "test_lex: fast and general lexing differ (%s mode, long input)\n",
+                        mode == TFX_LEX_EXPRESSION ? "expression" : "template");
+                print_input(buf, n);
+            }
+        }
+    }
+    CHECK(failures == 0);
+}
+
 /* Every byte value after every prefix that opens a state, so that each
  * first-byte class and each byte ending a run is met. */
 static void test_every_byte(void)
 {
     static const char *const prefixes[] = {"", "a", "a-", "1", "\"", "\"a", "\"\\", "<<E\n", "<<E\nx",
-                                           "${", "=", "<", ".", "\"$", "<<E\n$", "x\r"};
+                                           "${", "=", "<", ".", "\"$", "<<E\n$", "x\r", "\"${",
+                                           "\"${a}", "<<E\n${a}", "<<E\na${", "%{ a ~", "{", "\"${{"};
     int failures = 0;
     size_t p;
     int c;
@@ -192,6 +217,7 @@ int main(void)
 {
     test_examples();
     test_fast_equals_general();
+    test_long_inputs();
     test_every_byte();
     return check_report("test_lex");
 }
