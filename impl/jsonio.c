@@ -169,7 +169,14 @@ struct jnode {
     size_t n;                    /* ARRAY, OBJECT: members */
     const jnode *const *items;   /* ARRAY: elements; OBJECT: values */
     const tfx_str *keys;         /* OBJECT: keys, in document order, duplicates kept */
+    bool lazy;                   /* ARRAY: items not kept (NULL); n counts them and
+                                    the elements are read again from the text at
+                                    start (jparser.lazy) */
 };
+
+/* An array of more elements than this is lazy when the parser's lazy is
+ * set: its elements are checked but not kept. */
+#define JSON_LAZY_MIN 16
 
 typedef struct {
     tfx_ctx *ctx;
@@ -180,6 +187,10 @@ typedef struct {
     size_t depth;
     size_t max_depth;   /* nesting of arrays and objects */
     const char *error;  /* the syntax error, encoding/json's message */
+    bool lazy;          /* long arrays become lazy nodes (JSON_LAZY_MIN) */
+    size_t skip;        /* > 0: inside a lazy array, nothing is kept: the text
+                           is only checked, with the same messages */
+    jnode dummy;        /* what the parser returns for values not kept */
 } jparser;
 
 /* A growing list of members, in the arena. */
@@ -190,8 +201,19 @@ typedef struct {
     size_t cap;
 } jlist;
 
-static void jlist_push(tfx_ctx *ctx, jlist *l, const jnode *item, const tfx_str *key)
+static void jlist_push(tfx_ctx *ctx, jlist *l, const jnode *item, const tfx_str *key,
+                       bool keep)
 {
+    if (!keep) {
+        /* Counted only, with the limit checked at the same lengths as
+         * when the list is kept (the checks do not depend on keeping). */
+        if (l->n == l->cap) {
+            l->cap = l->cap == 0 ? 4 : l->cap * 2;
+            tfx_ctx_check_items(ctx, l->n + 1);
+        }
+        l->n++;
+        return;
+    }
     if (l->n == l->cap) {
         size_t cap = l->cap == 0 ? 4 : l->cap * 2;
         const jnode **items = tfx_ctx_alloc_array(ctx, cap, sizeof(const jnode *));
@@ -289,12 +311,26 @@ static const jnode *fail_eof(jparser *p, bool in_scalar)
 
 static jnode *new_node(jparser *p, jkind kind, size_t start)
 {
-    jnode *node = tfx_ctx_alloc(p->ctx, sizeof(*node));
+    jnode *node = p->skip > 0 ? &p->dummy : tfx_ctx_alloc(p->ctx, sizeof(*node));
 
     node->kind = kind;
     node->start = start;
     node->end = p->pos;
     return node;
+}
+
+/* The text of a string being read; b is NULL when the parser keeps
+ * nothing (jparser.skip). */
+static void text_put(tfx_textbuf *b, const char *s, size_t nbytes)
+{
+    if (b != NULL)
+        tfx_textbuf_put(b, s, nbytes);
+}
+
+static void text_putc(tfx_textbuf *b, char c)
+{
+    if (b != NULL)
+        tfx_textbuf_putc(b, c);
 }
 
 static void put_utf8(tfx_textbuf *b, int32_t cp)
@@ -303,22 +339,22 @@ static void put_utf8(tfx_textbuf *b, int32_t cp)
 
     if (cp < 0x80) {
         out[0] = (char)cp;
-        tfx_textbuf_put(b, out, 1);
+        text_put(b, out, 1);
     } else if (cp < 0x800) {
         out[0] = (char)(0xC0 | (cp >> 6));
         out[1] = (char)(0x80 | (cp & 0x3F));
-        tfx_textbuf_put(b, out, 2);
+        text_put(b, out, 2);
     } else if (cp < 0x10000) {
         out[0] = (char)(0xE0 | (cp >> 12));
         out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[2] = (char)(0x80 | (cp & 0x3F));
-        tfx_textbuf_put(b, out, 3);
+        text_put(b, out, 3);
     } else {
         out[0] = (char)(0xF0 | (cp >> 18));
         out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
         out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
         out[3] = (char)(0x80 | (cp & 0x3F));
-        tfx_textbuf_put(b, out, 4);
+        text_put(b, out, 4);
     }
 }
 
@@ -353,13 +389,13 @@ static bool read_escape(jparser *p, tfx_textbuf *out)
         return fail_eof(p, true) != NULL;
     switch (p->s[p->pos]) {
     case '"': case '\\': case '/':
-        tfx_textbuf_putc(out, (char)p->s[p->pos++]);
+        text_putc(out, (char)p->s[p->pos++]);
         return true;
-    case 'b': tfx_textbuf_putc(out, '\b'); p->pos++; return true;
-    case 'f': tfx_textbuf_putc(out, '\f'); p->pos++; return true;
-    case 'n': tfx_textbuf_putc(out, '\n'); p->pos++; return true;
-    case 'r': tfx_textbuf_putc(out, '\r'); p->pos++; return true;
-    case 't': tfx_textbuf_putc(out, '\t'); p->pos++; return true;
+    case 'b': text_putc(out, '\b'); p->pos++; return true;
+    case 'f': text_putc(out, '\f'); p->pos++; return true;
+    case 'n': text_putc(out, '\n'); p->pos++; return true;
+    case 'r': text_putc(out, '\r'); p->pos++; return true;
+    case 't': text_putc(out, '\t'); p->pos++; return true;
     case 'u':
         break;
     default:
@@ -397,10 +433,11 @@ static bool read_escape(jparser *p, tfx_textbuf *out)
 static const jnode *parse_string(jparser *p)
 {
     size_t start = p->pos;
-    tfx_textbuf out;
+    tfx_textbuf text;
+    tfx_textbuf *out = p->skip > 0 ? NULL : &text;
     jnode *node;
 
-    tfx_textbuf_init(&out, p->ctx);
+    tfx_textbuf_init(&text, p->ctx);
     p->pos++;
     for (;;) {
         unsigned char c;
@@ -411,28 +448,30 @@ static const jnode *parse_string(jparser *p)
         if (c == '"')
             break;
         if (c == '\\') {
-            if (!read_escape(p, &out))
+            if (!read_escape(p, out))
                 return NULL;
         } else if (c < 0x20) {
             return fail_char(p, "in string literal");
         } else if (c < 0x80) {
-            tfx_textbuf_putc(&out, (char)c);
+            text_putc(out, (char)c);
             p->pos++;
         } else {
             int32_t cp;
             size_t len = tfx_text_decode(p->s + p->pos, p->nbytes - p->pos, &cp);
 
             if (cp < 0)
-                tfx_textbuf_puts(&out, "\xEF\xBF\xBD");
+                text_put(out, "\xEF\xBF\xBD", 3);
             else
-                tfx_textbuf_put(&out, (const char *)p->s + p->pos, len);
+                text_put(out, (const char *)p->s + p->pos, len);
             p->pos += len;
         }
     }
     p->pos++;
     node = new_node(p, J_STRING, start);
-    node->text.s = tfx_textbuf_text(&out);
-    node->text.nbytes = out.nbytes;
+    if (out != NULL) {
+        node->text.s = tfx_textbuf_text(out);
+        node->text.nbytes = out->nbytes;
+    }
     return node;
 }
 
@@ -514,6 +553,7 @@ static const jnode *parse_array(jparser *p)
 {
     size_t start = p->pos;
     jlist items = {NULL, NULL, 0, 0};
+    bool lazy = false;
     jnode *node;
 
     enter(p);
@@ -529,7 +569,11 @@ static const jnode *parse_array(jparser *p)
 
             if (item == NULL)
                 return NULL;
-            jlist_push(p->ctx, &items, item, NULL);
+            jlist_push(p->ctx, &items, item, NULL, p->skip == 0);
+            if (p->lazy && p->skip == 0 && items.n == JSON_LAZY_MIN) {
+                lazy = true;   /* the rest is only checked */
+                p->skip++;
+            }
             skip_space(p);
             if (at_end(p))
                 return fail_eof(p, false);
@@ -543,9 +587,12 @@ static const jnode *parse_array(jparser *p)
         }
     }
     p->depth--;
+    if (lazy)
+        p->skip--;
     node = new_node(p, J_ARRAY, start);
     node->n = items.n;
-    node->items = items.items;
+    node->items = lazy ? NULL : items.items;
+    node->lazy = lazy;
     return node;
 }
 
@@ -586,7 +633,7 @@ static const jnode *parse_object(jparser *p)
             value = parse_value(p);
             if (value == NULL)
                 return NULL;
-            jlist_push(p->ctx, &members, value, &key->text);
+            jlist_push(p->ctx, &members, value, &key->text, p->skip == 0);
             skip_space(p);
             if (at_end(p))
                 return fail_eof(p, false);
@@ -633,13 +680,14 @@ static const jnode *parse_value(jparser *p)
 /* One JSON value filling the text.  stream: read as cty's json package
  * reads with a Decoder: after the value, data that begins with ] or } is
  * ignored, other data is "extraneous data after JSON object". */
-static const jnode *parse_json(tfx_ctx *ctx, const char *json, size_t nbytes, bool stream,
-                               size_t max_depth, const char **error)
+static const jnode *parse_json_lazy(tfx_ctx *ctx, const char *json, size_t nbytes, bool stream,
+                                    size_t max_depth, bool lazy, const char **error)
 {
     jparser p;
     const jnode *v;
 
     memset(&p, 0, sizeof(p));
+    p.lazy = lazy;
     p.ctx = ctx;
     p.s = (const unsigned char *)json;
     p.nbytes = nbytes;
@@ -661,6 +709,13 @@ static const jnode *parse_json(tfx_ctx *ctx, const char *json, size_t nbytes, bo
         *error = stream ? p.error
                         : tfx_ctx_printf(ctx, "invalid JSON at byte %zu: %s", p.pos, p.error);
     return v;
+}
+
+/* The same, every array kept. */
+static const jnode *parse_json(tfx_ctx *ctx, const char *json, size_t nbytes, bool stream,
+                               size_t max_depth, const char **error)
+{
+    return parse_json_lazy(ctx, json, nbytes, stream, max_depth, false, error);
 }
 
 /* The nesting of arrays and objects allowed in a JSON text [limit.depth]:
@@ -770,6 +825,10 @@ struct jtype {
 typedef struct {
     tfx_ctx *ctx;
     const char *src;
+    size_t nsrc;
+    tfx_ctx *tmp;         /* for what the decoding needs only while it reads
+                             the current element (the ctx itself, or the
+                             scratch of the lazy array being read) */
     const char *error;
 } decoder;
 
@@ -789,6 +848,15 @@ static bool fail(decoder *d, const char *fmt, ...)
     return false;
 }
 
+static void decoder_init(decoder *d, tfx_ctx *ctx, const char *json, size_t nbytes)
+{
+    d->ctx = ctx;
+    d->src = json;
+    d->nsrc = nbytes;
+    d->tmp = ctx;
+    d->error = NULL;
+}
+
 /* The raw text of a value. */
 static const char *raw_text(decoder *d, const jnode *n)
 {
@@ -804,6 +872,26 @@ static const char *abbreviated(decoder *d, const jnode *n)
     if (len <= 60)
         return raw_text(d, n);
     return tfx_ctx_printf(d->ctx, "%.60s\xE2\x80\xA6", d->src + n->start);
+}
+
+/* A lazy array node (jnode.lazy) read again with its elements kept, in
+ * d->tmp; any other node as it is.  For the small arrays of types and
+ * marks, which the decoder reads by index. */
+static const jnode *kept(decoder *d, const jnode *n)
+{
+    jparser p;
+    const jnode *v;
+
+    if (!n->lazy)
+        return n;
+    memset(&p, 0, sizeof(p));
+    p.ctx = d->tmp;
+    p.s = (const unsigned char *)d->src;
+    p.nbytes = d->nsrc;
+    p.pos = n->start;
+    p.max_depth = SIZE_MAX;   /* the text was checked with the limit */
+    v = parse_value(&p);
+    return v != NULL ? v : n; /* not reached: the text was checked */
 }
 
 static jtype *jtype_new(decoder *d, tfx_type_kind kind)
@@ -891,7 +979,7 @@ static const jtype *decode_jtype_object(decoder *d, const jnode *arr)
     t->names = sorted_names;
     t->elems = sorted_types;
     if (arr->n >= 3) {
-        const jnode *opt = arr->items[2];
+        const jnode *opt = kept(d, arr->items[2]);
         named *on;
         tfx_str *sorted_opt;
 
@@ -935,7 +1023,7 @@ static const jtype *decode_jtype_object(decoder *d, const jnode *arr)
 /* ["tuple", [type, ...]]: a []cty.Type (null: no elements). */
 static const jtype *decode_jtype_tuple(decoder *d, const jnode *arr)
 {
-    const jnode *etys = arr->items[1];
+    const jnode *etys = kept(d, arr->items[1]);
     jtype *t = jtype_new(d, TFX_TYPE_TUPLE);
     size_t i;
 
@@ -1014,7 +1102,7 @@ static const jtype *decode_jtype(decoder *d, const jnode *node)
         fail(d, "invalid primitive type name %s", quoted(d->ctx, node->text));
         return NULL;
     case J_ARRAY:
-        return decode_jtype_complex(d, node);
+        return decode_jtype_complex(d, kept(d, node));
     case J_OBJECT:
         fail(d, "invalid complex type description");
         return NULL;
@@ -1259,9 +1347,7 @@ const tfx_type *tfx_json_decode_type(tfx_ctx *ctx, const char *json, size_t nbyt
 
     if (node == NULL)
         return NULL;
-    d.ctx = ctx;
-    d.src = json;
-    d.error = NULL;
+    decoder_init(&d, ctx, json, nbytes);
     t = decode_jtype(&d, node);
     if (t == NULL) {
         *error = tfx_ctx_printf(ctx, "invalid type %s: %s", abbreviated(&d, node), d.error);
@@ -1287,9 +1373,7 @@ const tfx_type *tfx_json_decode_constraint(tfx_ctx *ctx, const char *json, size_
 
     if (node == NULL)
         return NULL;
-    d.ctx = ctx;
-    d.src = json;
-    d.error = NULL;
+    decoder_init(&d, ctx, json, nbytes);
     t = decode_jtype(&d, node);
     if (t == NULL) {
         *error = tfx_ctx_printf(ctx, "invalid type %s: %s", abbreviated(&d, node), d.error);
@@ -1302,28 +1386,77 @@ const tfx_type *tfx_json_decode_constraint(tfx_ctx *ctx, const char *json, size_
  * Typed values in: the Go adapter's decodeTypedValue
  * ================================================================== */
 
+/* Where a node is, for messages ("variables.x[3].name"): made as the
+ * decoder descends, on the stack, and written out only when a message
+ * needs it. */
+typedef struct jpath jpath;
+
+struct jpath {
+    const jpath *parent;    /* NULL: the root */
+    const char *root;       /* the root's text */
+    char step;              /* '[': [index]; 'k': [quoted key]; '.': .key */
+    size_t index;
+    tfx_str key;
+};
+
+static void jpath_put(decoder *d, tfx_textbuf *b, const jpath *p)
+{
+    if (p->parent == NULL) {
+        tfx_textbuf_puts(b, p->root);
+        return;
+    }
+    jpath_put(d, b, p->parent);
+    if (p->step == '[')
+        tfx_textbuf_printf(b, "[%zu]", p->index);
+    else if (p->step == 'k')
+        tfx_textbuf_printf(b, "[%s]", quoted(d->ctx, p->key));
+    else
+        tfx_textbuf_printf(b, ".%.*s", (int)p->key.nbytes, p->key.s);
+}
+
+static const char *jpath_text(decoder *d, const jpath *p)
+{
+    tfx_textbuf b;
+
+    tfx_textbuf_init(&b, d->ctx);
+    jpath_put(d, &b, p);
+    return tfx_textbuf_text(&b);
+}
+
+static jpath jpath_child(const jpath *parent, char step, size_t index, tfx_str key)
+{
+    jpath c;
+
+    c.parent = parent;
+    c.root = NULL;
+    c.step = step;
+    c.index = index;
+    c.key = key;
+    return c;
+}
+
 static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_type *ty,
-                                    const char *path);
+                                    const jpath *path);
 
 /* A node must be an object of the fields the format has (nodeFields). */
-static bool node_fields(decoder *d, const jnode *node, const char *path)
+static bool node_fields(decoder *d, const jnode *node, const jpath *path)
 {
     size_t i;
 
     if (node->kind != J_OBJECT)
-        return fail(d, "%s: a node must be a JSON object", path);
+        return fail(d, "%s: a node must be a JSON object", jpath_text(d, path));
     for (i = 0; i < node->n; i++) {
         tfx_str k = node->keys[i];
 
         if (!str_is(k, "type") && !str_is(k, "v") && !str_is(k, "null")
             && !str_is(k, "unknown") && !str_is(k, "marks"))
-            return fail(d, "%s: unknown node field %s", path, quoted(d->ctx, k));
+            return fail(d, "%s: unknown node field %s", jpath_text(d, path), quoted(d->ctx, k));
     }
     return true;
 }
 
 static const tfx_value *decode_child(decoder *d, const jnode *node, const tfx_type *ty,
-                                     const char *path)
+                                     const jpath *path)
 {
     if (!node_fields(d, node, path))
         return NULL;
@@ -1332,7 +1465,7 @@ static const tfx_value *decode_child(decoder *d, const jnode *node, const tfx_ty
 
 /* "null" or "unknown": absent is 0, true is 1, anything else malformed
  * (-1). */
-static int true_flag(decoder *d, const jnode *node, const char *name, const char *path)
+static int true_flag(decoder *d, const jnode *node, const char *name, const jpath *path)
 {
     const jnode *flag = member(node, name);
     tfx_str s;
@@ -1343,12 +1476,12 @@ static int true_flag(decoder *d, const jnode *node, const char *name, const char
         return 1;
     s.s = name;
     s.nbytes = strlen(name);
-    fail(d, "%s: %s must be true when present", path, quoted(d->ctx, s));
+    fail(d, "%s: %s must be true when present", jpath_text(d, path), quoted(d->ctx, s));
     return -1;
 }
 
 /* "marks": an array of non-empty strings (a null element reads as ""). */
-static bool decode_marks(decoder *d, const jnode *node, const char *path,
+static bool decode_marks(decoder *d, const jnode *node, const jpath *path,
                          const tfx_marks **out)
 {
     const jnode *marks = member(node, "marks");
@@ -1358,16 +1491,17 @@ static bool decode_marks(decoder *d, const jnode *node, const char *path,
     *out = NULL;
     if (marks == NULL)
         return true;
+    marks = kept(d, marks);
     if (marks->kind != J_ARRAY)
-        return fail(d, "%s: \"marks\" must be an array of strings", path);
+        return fail(d, "%s: \"marks\" must be an array of strings", jpath_text(d, path));
     for (i = 0; i < marks->n; i++)
         if (marks->items[i]->kind != J_STRING && marks->items[i]->kind != J_NULL)
-            return fail(d, "%s: \"marks\" must be an array of strings", path);
+            return fail(d, "%s: \"marks\" must be an array of strings", jpath_text(d, path));
     for (i = 0; i < marks->n; i++) {
         const jnode *m = marks->items[i];
 
         if (m->kind == J_NULL || m->text.nbytes == 0)
-            return fail(d, "%s: a mark name must not be empty", path);
+            return fail(d, "%s: a mark name must not be empty", jpath_text(d, path));
         set = tfx_marks_union(d->ctx, set, tfx_marks_one(d->ctx, m->text.s, m->text.nbytes));
     }
     *out = set;
@@ -1435,7 +1569,7 @@ static const tfx_value *infinity(tfx_ctx *ctx, bool negative)
 
 /* A number payload: "inf", "-inf" or the decimal syntax, rounded to 512
  * bits; "-0" is a negative zero (decodeNumber). */
-static const tfx_value *decode_number(decoder *d, tfx_str s, const char *path)
+static const tfx_value *decode_number(decoder *d, tfx_str s, const jpath *path)
 {
     const tfx_value *v;
 
@@ -1447,27 +1581,34 @@ static const tfx_value *decode_number(decoder *d, tfx_str s, const char *path)
         fail(d,
              "%s: %s is not a number (decimal digits, optional fraction and exponent, or "
              "inf/-inf)",
-             path, quoted(d->ctx, s));
+             jpath_text(d, path), quoted(d->ctx, s));
         return NULL;
     }
     v = parse_number_value(d->ctx, s);
     if (v == NULL)
-        fail(d, "%s: %s cannot be read as a number: a number is required", path,
+        fail(d, "%s: %s cannot be read as a number: a number is required", jpath_text(d, path),
              quoted(d->ctx, s));
     return v;
+}
+
+/* Whether two types are equal, the same one first (the decoder gives the
+ * values it makes the types of the type it reads). */
+static bool same_type(const tfx_type *a, const tfx_type *b)
+{
+    return a == b || tfx_type_equal(a, b);
 }
 
 /* The elements of a list, set or map under a dynamic element type may
  * give themselves types; they must agree (sameTypes).  Returns the
  * common type. */
 static const tfx_type *same_types(decoder *d, const tfx_value *const *items, size_t n,
-                                  const char *path)
+                                  const jpath *path)
 {
     size_t i;
 
     for (i = 1; i < n; i++) {
-        if (!tfx_type_equal(items[i]->type, items[0]->type)) {
-            fail(d, "%s: the elements have different types (%s, then %s at element %zu)", path,
+        if (!same_type(items[i]->type, items[0]->type)) {
+            fail(d, "%s: the elements have different types (%s, then %s at element %zu)", jpath_text(d, path),
                  type_json(d->ctx, items[0]->type), type_json(d->ctx, items[i]->type), i);
             return NULL;
         }
@@ -1475,29 +1616,137 @@ static const tfx_type *same_types(decoder *d, const tfx_value *const *items, siz
     return items[0]->type;
 }
 
+/* Where a lazy array's elements are read: an arena of their own, freed
+ * and made again every LAZY_SCRATCH_BYTES, so that the text of a long
+ * array is never held as nodes all at once.  A finalizer of the ctx's
+ * arena frees it when the decoding stops half-way. */
+#define LAZY_SCRATCH_BYTES ((size_t)1 << 20)
+
+typedef struct {
+    tfx_arena *arena;
+} scratch_box;
+
+static void scratch_free(void *p)
+{
+    scratch_box *box = p;
+
+    tfx_arena_free(box->arena);
+    box->arena = NULL;
+}
+
+/* What is left of the ctx's memory budget (0: no budget), for the
+ * scratch arena. */
+static size_t scratch_budget(const tfx_ctx *ctx)
+{
+    size_t max = ctx->limits.max_memory_bytes;
+    size_t used = tfx_arena_used(ctx->arena);
+
+    if (max == 0)
+        return 0;
+    return max > used ? max - used : 1;
+}
+
+/* The next element of a lazy array, read by parse_value in the parser's
+ * ctx (tfx_ctx_try: the scratch ctx has a failure message of its own). */
+typedef struct {
+    jparser *p;
+    const jnode *node;
+} next_job;
+
+static void parse_next(tfx_ctx *ctx, void *arg)
+{
+    next_job *job = arg;
+
+    (void)ctx;
+    skip_space(job->p);
+    if (!at_end(job->p) && job->p->s[job->p->pos] == ',')
+        job->p->pos++;
+    job->node = parse_value(job->p);
+}
+
+/* Decodes the elements of a lazy array (jnode.lazy) into items, reading
+ * them one at a time from the text into scratch nodes.  The text was
+ * checked by the parse that made raw, so reading it again gives the same
+ * elements as a kept array holds (only memory can run out). */
+static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
+                              const jpath *path, const tfx_value **items)
+{
+    bool tuple = ty->kind == TFX_TYPE_TUPLE;
+    scratch_box *box = tfx_ctx_alloc(d->ctx, sizeof(*box));
+    tfx_ctx *outer = d->tmp;
+    tfx_ctx scratch;
+    jparser p;
+    size_t i;
+    bool ok = true;
+
+    box->arena = NULL;
+    if (!tfx_arena_finalizer(d->ctx->arena, scratch_free, box))
+        fail_memory(d->ctx);
+    memset(&p, 0, sizeof(p));
+    memset(&scratch, 0, sizeof(scratch));
+    p.s = (const unsigned char *)d->src;
+    p.nbytes = d->nsrc;
+    p.pos = raw->start + 1;
+    p.lazy = true;
+    p.max_depth = SIZE_MAX;   /* the text was checked with the limit */
+    for (i = 0; i < raw->n && ok; i++) {
+        jpath child = jpath_child(path, '[', i, (tfx_str){"", 0});
+        next_job job;
+
+        if (box->arena == NULL || tfx_arena_used(box->arena) > LAZY_SCRATCH_BYTES) {
+            tfx_arena_free(box->arena);
+            box->arena = NULL;
+            box->arena = tfx_arena_new(scratch_budget(d->ctx));
+            if (box->arena == NULL)
+                fail_memory(d->ctx);
+            scratch = *d->ctx;
+            scratch.arena = box->arena;
+        }
+        p.ctx = &scratch;
+        job.p = &p;
+        job.node = NULL;
+        if (!tfx_ctx_try(&scratch, parse_next, &job))
+            tfx_ctx_fail(d->ctx, scratch.fail_summary, "%s", scratch.fail_detail);
+        if (job.node == NULL) {   /* not reached: the text was checked */
+            fail(d, "%s: the JSON text changed while it was read", jpath_text(d, &child));
+            ok = false;
+            break;
+        }
+        d->tmp = &scratch;
+        items[i] = decode_child(d, job.node, tuple ? ty->elems[i] : ty->elem, &child);
+        d->tmp = outer;
+        ok = items[i] != NULL;
+    }
+    scratch_free(box);
+    return ok;
+}
+
 /* A list, set or tuple payload: a JSON array of nodes; want is the
  * number of elements of a tuple type ((size_t)-1: any). */
 static const tfx_value **decode_array(decoder *d, const jnode *raw, const tfx_type *ty,
-                                      const char *path)
+                                      const jpath *path)
 {
     bool tuple = ty->kind == TFX_TYPE_TUPLE;
     const tfx_value **items;
     size_t i;
 
     if (raw->kind != J_ARRAY) {
-        fail(d, "%s: a list, set or tuple must be a JSON array, got %s", path,
+        fail(d, "%s: a list, set or tuple must be a JSON array, got %s", jpath_text(d, path),
              abbreviated(d, raw));
         return NULL;
     }
     if (tuple && raw->n != ty->n) {
-        fail(d, "%s: the tuple type has %zu elements, the value %zu", path, ty->n, raw->n);
+        fail(d, "%s: the tuple type has %zu elements, the value %zu", jpath_text(d, path), ty->n, raw->n);
         return NULL;
     }
-    items = tfx_ctx_alloc_array(d->ctx, raw->n + 1, sizeof(const tfx_value *));
+    /* The constructors copy the array: it is needed only meanwhile. */
+    items = tfx_ctx_alloc_array(d->tmp, raw->n + 1, sizeof(const tfx_value *));
+    if (raw->lazy)
+        return decode_lazy_items(d, raw, ty, path, items) ? items : NULL;
     for (i = 0; i < raw->n; i++) {
-        const char *child = tfx_ctx_printf(d->ctx, "%s[%zu]", path, i);
+        jpath child = jpath_child(path, '[', i, (tfx_str){"", 0});
 
-        items[i] = decode_child(d, raw->items[i], tuple ? ty->elems[i] : ty->elem, child);
+        items[i] = decode_child(d, raw->items[i], tuple ? ty->elems[i] : ty->elem, &child);
         if (items[i] == NULL)
             return NULL;
     }
@@ -1525,7 +1774,7 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem, const tfx_v
 }
 
 static const tfx_value *decode_collection(decoder *d, const jnode *raw, const tfx_type *ty,
-                                          const char *path)
+                                          const jpath *path)
 {
     const tfx_value **items = decode_array(d, raw, ty, path);
     const tfx_type *elem;
@@ -1538,13 +1787,15 @@ static const tfx_value *decode_collection(decoder *d, const jnode *raw, const tf
     elem = same_types(d, items, raw->n, path);
     if (elem == NULL)
         return NULL;
+    if (ty->kind == TFX_TYPE_LIST && same_type(elem, ty->elem))
+        return tfx_value_list_of_type(d->ctx, ty, items, raw->n);
     if (ty->kind == TFX_TYPE_LIST)
         return tfx_value_list(d->ctx, elem, items, raw->n);
     return make_set(d->ctx, elem, items, raw->n);
 }
 
 static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type *ty,
-                                   const char *path)
+                                   const jpath *path)
 {
     const jmember *m;
     const tfx_value **vals;
@@ -1554,7 +1805,7 @@ static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type 
     size_t i;
 
     if (raw->kind != J_OBJECT) {
-        fail(d, "%s: a map must be a JSON object, got %s", path, abbreviated(d, raw));
+        fail(d, "%s: a map must be a JSON object, got %s", jpath_text(d, path), abbreviated(d, raw));
         return NULL;
     }
     n = unique_members(d->ctx, raw, &m);
@@ -1563,9 +1814,9 @@ static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type 
     vals = tfx_ctx_alloc_array(d->ctx, n, sizeof(const tfx_value *));
     keys = tfx_ctx_alloc_array(d->ctx, n, sizeof(*keys));
     for (i = 0; i < n; i++) {
-        const char *child = tfx_ctx_printf(d->ctx, "%s[%s]", path, quoted(d->ctx, m[i].key));
+        jpath child = jpath_child(path, 'k', 0, m[i].key);
 
-        vals[i] = decode_child(d, m[i].value, ty->elem, child);
+        vals[i] = decode_child(d, m[i].value, ty->elem, &child);
         if (vals[i] == NULL)
             return NULL;
         keys[i] = nfc(d->ctx, m[i].key);
@@ -1579,47 +1830,54 @@ static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type 
 /* An object payload: every attribute of the type, no other key.  The
  * type's names are NFC, so a key that is not never matches. */
 static const tfx_value *decode_object(decoder *d, const jnode *raw, const tfx_type *ty,
-                                      const char *path)
+                                      const jpath *path)
 {
     const jmember *m;
     const tfx_value **vals;
     size_t n;
     size_t i;
     size_t j = 0;
+    bool exact = true;
 
     if (raw->kind != J_OBJECT) {
-        fail(d, "%s: an object must be a JSON object, got %s", path, abbreviated(d, raw));
+        fail(d, "%s: an object must be a JSON object, got %s", jpath_text(d, path), abbreviated(d, raw));
         return NULL;
     }
-    n = unique_members(d->ctx, raw, &m);
+    n = unique_members(d->tmp, raw, &m);
     for (i = 0; i < n; i++) {
         if (tfx_type_attr_index(ty, m[i].key.s, m[i].key.nbytes) < 0) {
-            fail(d, "%s: attribute %s is not in the object type", path, quoted(d->ctx, m[i].key));
+            fail(d, "%s: attribute %s is not in the object type", jpath_text(d, path), quoted(d->ctx, m[i].key));
             return NULL;
         }
     }
-    vals = tfx_ctx_alloc_array(d->ctx, ty->n + 1, sizeof(const tfx_value *));
+    vals = tfx_ctx_alloc_array(d->tmp, ty->n + 1, sizeof(const tfx_value *));
     for (i = 0; i < ty->n; i++) {
+        jpath child = jpath_child(path, '.', 0, ty->names[i]);
+
         /* Both lists are sorted by bytes. */
         while (j < n && tfx_str_cmp(m[j].key, ty->names[i]) < 0)
             j++;
         if (j == n || tfx_str_cmp(m[j].key, ty->names[i]) != 0) {
-            fail(d, "%s: attribute %s of the object type has no value", path,
+            fail(d, "%s: attribute %s of the object type has no value", jpath_text(d, path),
                  quoted(d->ctx, ty->names[i]));
             return NULL;
         }
-        vals[i] = decode_child(d, m[j].value,  ty->elems[i],
-                               tfx_ctx_printf(d->ctx, "%s.%.*s", path, (int)ty->names[i].nbytes,
-                                              ty->names[i].s));
+        vals[i] = decode_child(d, m[j].value, ty->elems[i], &child);
         if (vals[i] == NULL)
             return NULL;
+        if (!same_type(vals[i]->type, ty->elems[i]))
+            exact = false;
     }
+    /* ty is a value's type (no optional attributes): when every value has
+     * its attribute's type, the object's type is ty. */
+    if (exact && !tfx_type_has_optional(ty))
+        return tfx_value_object_of_type(d->ctx, ty, vals);
     return tfx_value_object(d->ctx, ty->names, vals, ty->n);
 }
 
 /* The "v" of a known node of type ty (decodePayload). */
 static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_type *ty,
-                                       const char *path)
+                                       const jpath *path)
 {
     const tfx_value **items;
 
@@ -1628,24 +1886,24 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
         fail(d,
              "%s: a known value needs a concrete type, but the type here is dynamic (give the "
              "node its own \"type\")",
-             path);
+             jpath_text(d, path));
         return NULL;
     case TFX_TYPE_BOOL:
         if (raw->kind != J_BOOL) {
-            fail(d, "%s: a bool must be true or false, got %s", path, abbreviated(d, raw));
+            fail(d, "%s: a bool must be true or false, got %s", jpath_text(d, path), abbreviated(d, raw));
             return NULL;
         }
         return tfx_value_bool(raw->boolean);
     case TFX_TYPE_NUMBER:
         if (raw->kind != J_STRING) {
-            fail(d, "%s: a number must be a JSON string holding a decimal number, got %s", path,
+            fail(d, "%s: a number must be a JSON string holding a decimal number, got %s", jpath_text(d, path),
                  abbreviated(d, raw));
             return NULL;
         }
         return decode_number(d, raw->text, path);
     case TFX_TYPE_STRING:
         if (raw->kind != J_STRING) {
-            fail(d, "%s: a string must be a JSON string, got %s", path, abbreviated(d, raw));
+            fail(d, "%s: a string must be a JSON string, got %s", jpath_text(d, path), abbreviated(d, raw));
             return NULL;
         }
         tfx_ctx_check_string(d->ctx, raw->text.nbytes);
@@ -1663,7 +1921,7 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
     case TFX_TYPE_CAPSULE:
         break; /* not reached: the type syntax has no capsule [type.capsule] */
     }
-    fail(d, "%s: a value of a capsule type has no JSON encoding", path);
+    fail(d, "%s: a value of a capsule type has no JSON encoding", jpath_text(d, path));
     return NULL;
 }
 
@@ -1671,7 +1929,7 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
  * where ty is dynamic, its marks, then exactly one of "v", "null": true
  * and "unknown": true. */
 static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_type *ty,
-                                    const char *path)
+                                    const jpath *path)
 {
     const jnode *type_node = member(node, "type");
     const tfx_marks *marks;
@@ -1685,7 +1943,7 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
         const jtype *opt;
 
         if (own == NULL) {
-            fail(d, "%s: invalid type %s: %s", path, raw_text(d, type_node), d->error);
+            fail(d, "%s: invalid type %s: %s", jpath_text(d, path), raw_text(d, type_node), d->error);
             return NULL;
         }
         opt = find_optional(own);
@@ -1693,14 +1951,14 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
             fail(d,
                  "%s: type %s has optional attributes (in %s); only type constraints may have "
                  "them",
-                 path, raw_text(d, type_node), jtype_json(d->ctx, opt));
+                 jpath_text(d, path), raw_text(d, type_node), jtype_json(d->ctx, opt));
             return NULL;
         }
         if (ty->kind != TFX_TYPE_DYNAMIC) {
             fail(d,
                  "%s: \"type\" is allowed on an inner node only where the enclosing type says "
                  "dynamic (here it says %s)",
-                 path, type_json(d->ctx, ty));
+                 jpath_text(d, path), type_json(d->ctx, ty));
             return NULL;
         }
         ty = jtype_type(d->ctx, own, false);
@@ -1716,7 +1974,7 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
     count = (member(node, "v") != NULL) + is_null + is_unknown;
     if (count != 1) {
         fail(d, "%s: a node has exactly one of \"v\", \"null\": true and \"unknown\": true",
-             path);
+             jpath_text(d, path));
         return NULL;
     }
     if (is_null)
@@ -1731,12 +1989,12 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
 }
 
 /* A top node: it must carry "type" (decodeTypedValue). */
-static const tfx_value *decode_top(decoder *d, const jnode *node, const char *path)
+static const tfx_value *decode_top(decoder *d, const jnode *node, const jpath *path)
 {
     if (!node_fields(d, node, path))
         return NULL;
     if (member(node, "type") == NULL) {
-        fail(d, "%s: a typed value needs \"type\"", path);
+        fail(d, "%s: a typed value needs \"type\"", jpath_text(d, path));
         return NULL;
     }
     return decode_node(d, node, &tfx_type_dynamic, path);
@@ -1746,15 +2004,17 @@ const tfx_value *tfx_json_decode_typed_at(tfx_ctx *ctx, const char *json, size_t
                                           const char *path, const char **error)
 {
     decoder d;
-    const jnode *node = parse_json(ctx, json, nbytes, false, json_max_depth(ctx, true), error);
+    const jnode *node = parse_json_lazy(ctx, json, nbytes, false, json_max_depth(ctx, true), true,
+                                        error);
     const tfx_value *v;
+    jpath root;
 
     if (node == NULL)
         return NULL;
-    d.ctx = ctx;
-    d.src = json;
-    d.error = NULL;
-    v = decode_top(&d, node, path);
+    decoder_init(&d, ctx, json, nbytes);
+    root = jpath_child(NULL, 0, 0, (tfx_str){"", 0});
+    root.root = path;
+    v = decode_top(&d, node, &root);
     if (v == NULL)
         *error = d.error;
     return v;
@@ -2032,9 +2292,7 @@ const tfx_value *tfx_json_decode_plain(tfx_ctx *ctx, const char *json, size_t nb
 
     if (node == NULL)
         return NULL;
-    d.ctx = ctx;
-    d.src = json;
-    d.error = NULL;
+    decoder_init(&d, ctx, json, nbytes);
     v = decode_plain_node(&d, node);
     if (v == NULL)
         *error = d.error;
@@ -2047,8 +2305,8 @@ bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool ty
     decoder d;
     /* One more level of JSON for the variables object itself. */
     size_t depth = json_max_depth(ctx, typed);
-    const jnode *node = parse_json(ctx, json, nbytes, false, depth < SIZE_MAX ? depth + 1 : depth,
-                                   error);
+    const jnode *node = parse_json_lazy(ctx, json, nbytes, false,
+                                        depth < SIZE_MAX ? depth + 1 : depth, typed, error);
     const jmember *m;
     tfx_str *names;
     const tfx_value **values;
@@ -2061,18 +2319,18 @@ bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool ty
         *error = "variables: the variables must be a JSON object of name: value";
         return false;
     }
-    d.ctx = ctx;
-    d.src = json;
-    d.error = NULL;
+    decoder_init(&d, ctx, json, nbytes);
     n = unique_members(ctx, node, &m);
     names = tfx_ctx_alloc_array(ctx, n + 1, sizeof(*names));
     values = tfx_ctx_alloc_array(ctx, n + 1, sizeof(const tfx_value *));
     for (i = 0; i < n; i++) {
         const char *path = tfx_ctx_printf(ctx, "variables.%.*s", (int)m[i].key.nbytes,
                                           m[i].key.s);
+        jpath root = jpath_child(NULL, 0, 0, (tfx_str){"", 0});
 
+        root.root = path;
         names[i] = m[i].key;
-        values[i] = typed ? decode_top(&d, m[i].value, path) : decode_plain_node(&d, m[i].value);
+        values[i] = typed ? decode_top(&d, m[i].value, &root) : decode_plain_node(&d, m[i].value);
         if (values[i] == NULL) {
             *error = typed ? d.error : tfx_ctx_printf(ctx, "%s: %s", path, d.error);
             return false;

@@ -334,6 +334,18 @@ const tfx_value *tfx_value_list(tfx_ctx *ctx, const tfx_type *elem,
     return v;
 }
 
+const tfx_value *tfx_value_list_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                        const tfx_value *const *items, size_t n)
+{
+    tfx_value *v;
+
+    tfx_ctx_check_items(ctx, n);
+    v = new_value(ctx, t, TFX_VAL_KNOWN);
+    v->as.elems.items = copy_items(ctx, items, n);
+    v->as.elems.n = n;
+    return v;
+}
+
 /* Sorts keys[0..n) with their vals, a later duplicate key winning; the key
  * bytes are copied.  Sets *keys_out, *vals_out and returns the count. */
 static size_t sort_attrs(tfx_ctx *ctx, const tfx_str *keys, const tfx_value *const *vals,
@@ -420,6 +432,19 @@ const tfx_value *tfx_value_tuple(tfx_ctx *ctx, const tfx_value *const *items, si
 }
 
 /* [value.object] Attributes in the order of the type's names. */
+const tfx_value *tfx_value_object_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                          const tfx_value *const *vals)
+{
+    tfx_value *v;
+
+    tfx_ctx_check_items(ctx, t->n);
+    v = new_value(ctx, t, TFX_VAL_KNOWN);
+    v->as.attrs.keys = t->names;
+    v->as.attrs.vals = copy_items(ctx, vals, t->n);
+    v->as.attrs.n = t->n;
+    return v;
+}
+
 const tfx_value *tfx_value_object(tfx_ctx *ctx, const tfx_str *names,
                                   const tfx_value *const *vals, size_t n)
 {
@@ -675,6 +700,32 @@ static set_hash make_hash(tfx_ctx *ctx, const tfx_value *v)
     return h;
 }
 
+/* [set.hash] make_hash for the elements of one set, in a buffer b reused
+ * from one element to the next: the same CRC (of the same bytes), and
+ * the hash bytes themselves (copied to their size) only where the set
+ * order reads them, for known values other than strings, numbers and
+ * bools (set_less_rest compares those by value, and its last case is
+ * reached only with two such values); elsewhere s is NULL and n 0.  A
+ * set of n strings or numbers then holds no hash text at all.
+ * test_value compares sets made this way with the order of
+ * tfx_value_set_cmp, which uses make_hash. */
+static set_hash item_hash(tfx_textbuf *b, const tfx_value *v)
+{
+    set_hash h;
+
+    b->nbytes = 0;
+    hash_value(b, v);
+    h.crc = crc32_ieee(b->s, b->nbytes);
+    h.s = NULL;
+    h.n = 0;
+    if (v->state == TFX_VAL_KNOWN && v->type->kind != TFX_TYPE_STRING
+        && v->type->kind != TFX_TYPE_NUMBER && v->type->kind != TFX_TYPE_BOOL) {
+        h.s = tfx_ctx_strndup(b->ctx, b->nbytes > 0 ? b->s : "", b->nbytes);
+        h.n = b->nbytes;
+    }
+    return h;
+}
+
 /* ---- Equality [value.eq] ---- */
 
 static tfx_tri equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b);
@@ -790,10 +841,12 @@ static void index_set(tfx_ctx *ctx, const tfx_value *s, set_item **in_order, set
     size_t n = s->as.elems.n;
     set_item *a = tfx_ctx_alloc_array(ctx, n, sizeof *a);
     set_item *b = tfx_ctx_alloc_array(ctx, n, sizeof *b);
+    tfx_textbuf buf;
 
+    tfx_textbuf_init(&buf, ctx);
     for (size_t i = 0; i < n; i++) {
         a[i].v = s->as.elems.items[i];
-        a[i].h = make_hash(ctx, a[i].v);
+        a[i].h = item_hash(&buf, a[i].v);   /* only the CRCs are read */
         b[i] = a[i];
     }
     sort_by_crc(ctx, b, n);
@@ -1198,15 +1251,17 @@ const tfx_value *tfx_value_set(tfx_ctx *ctx, const tfx_type *elem,
     size_t m = 0;
     tfx_value *v;
     set_sorter sorter;
+    tfx_textbuf buf;
 
     tfx_ctx_check_items(ctx, n);
     all = tfx_ctx_alloc_array(ctx, n, sizeof *all);
+    tfx_textbuf_init(&buf, ctx);
     for (size_t i = 0; i < n; i++) {
         const tfx_marks *im = NULL;
 
         all[i].v = tfx_value_unmark_deep(ctx, items[i], &im);     /* [mark.set] */
         marks = tfx_marks_union(ctx, marks, im);
-        all[i].h = make_hash(ctx, all[i].v);
+        all[i].h = item_hash(&buf, all[i].v);
     }
     sort_by_crc(ctx, all, n);
     /* [set.dedup] within a bucket, drop an element equal to an earlier one;

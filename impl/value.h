@@ -113,6 +113,14 @@ const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t);
  * collection limit. */
 const tfx_value *tfx_value_list(tfx_ctx *ctx, const tfx_type *elem,
                                 const tfx_value *const *items, size_t n);
+/* [value.list] The same list as tfx_value_list(ctx, t->elem, items, n),
+ * made with the list type t itself rather than a new list type of the
+ * same element type: every item must have type t->elem (tfx_type_equal).
+ * The two values are equal in every respect (types are compared with
+ * tfx_type_equal, never by address); this one costs no type per value,
+ * for decoders that make many values of one type.  items is copied. */
+const tfx_value *tfx_value_list_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                        const tfx_value *const *items, size_t n);
 /* The element type of a collection made of items[0..n) (n >= 1), as
  * cty's CanListVal / ListVal decide it: the type of the first item whose
  * type is not dynamic (dynamic if there is none); NULL when another item
@@ -142,6 +150,16 @@ const tfx_value *tfx_value_tuple(tfx_ctx *ctx, const tfx_value *const *items, si
 /* The type is the object of the values' types; a later duplicate wins. */
 const tfx_value *tfx_value_object(tfx_ctx *ctx, const tfx_str *names,
                                   const tfx_value *const *vals, size_t n);
+
+/* [value.object] The same object as tfx_value_object(ctx, t->names, vals,
+ * t->n), made with the object type t itself: t has no optional attributes
+ * and vals[i], the value of t->names[i], has type t->elems[i]
+ * (tfx_type_equal).  t's names are sorted and distinct, so the general
+ * constructor would keep their order and make an equal type of the same
+ * names and types; this one shares t and its names instead of copying
+ * them per value.  vals is copied. */
+const tfx_value *tfx_value_object_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                          const tfx_value *const *vals);
 
 /* --- Queries --- */
 

@@ -728,6 +728,115 @@ static void test_limits(void)
     tfx_ctx_free(&ctx);
 }
 
+static uint32_t lazy_rnd_state = 777u;
+
+static uint32_t lazy_rnd(uint32_t n)
+{
+    lazy_rnd_state = lazy_rnd_state * 1103515245u + 12345u;
+    return (lazy_rnd_state >> 8) % n;
+}
+
+/* A random node of type object({a=number, b=list(string)}): sometimes
+ * null, unknown or marked, its list of 0 to 39 strings (lazy from 16 on),
+ * with spaces here and there. */
+static void lazy_node(tfx_textbuf *b)
+{
+    uint32_t k = lazy_rnd(20);
+    size_t n = lazy_rnd(40);
+
+    if (k == 0) {
+        tfx_textbuf_puts(b, "{\"null\":true}");
+        return;
+    }
+    if (k == 1) {
+        tfx_textbuf_puts(b, "{ \"unknown\" : true }");
+        return;
+    }
+    tfx_textbuf_printf(b, "{\"v\":{\"b\":{\"v\":[ ");
+    for (size_t i = 0; i < n; i++)
+        tfx_textbuf_printf(b, "%s{\"v\":\"s%u\"%s}", i > 0 ? (lazy_rnd(2) ? "," : " ,\n") : "",
+                           (unsigned)lazy_rnd(50), lazy_rnd(10) == 0 ? ",\"marks\":[\"m\"]" : "");
+    tfx_textbuf_printf(b, "]},\"a\":{\"v\":\"%u.5\"}}%s}", (unsigned)lazy_rnd(1000),
+                       k == 2 ? ",\"marks\":[\"sensitive\"]" : "");
+}
+
+/* The payload of an encoded list: what is between its "v":[ and its ]}. */
+static const char *list_payload(const char *encoded)
+{
+    const char *open = strstr(encoded, "\"v\":[");
+    size_t n;
+
+    if (open == NULL)
+        return encoded;
+    open += 5;
+    n = strlen(open);
+    return n >= 2 ? tfx_ctx_strndup(C, open, n - 2) : open;
+}
+
+/* A list of 16 or more elements is read one element at a time from the
+ * text (lazy arrays, jsonio.c); a shorter one is kept as nodes.  Both
+ * must give the same value: a random long list decoded whole encodes as
+ * its chunks of at most 8 elements (kept) decoded one by one, joined. */
+static void test_lazy_arrays(void)
+{
+    static const char type[] = "[\"list\",[\"object\",{\"a\":\"number\",\"b\":[\"list\",\"string\"]}]]";
+
+    for (int round = 0; round < 60; round++) {
+        size_t n = 16 + lazy_rnd(60);
+        const char **nodes = tfx_ctx_alloc_array(C, n, sizeof(const char *));
+        tfx_textbuf whole;
+        tfx_textbuf joined;
+
+        tfx_textbuf_init(&whole, C);
+        tfx_textbuf_init(&joined, C);
+        for (size_t i = 0; i < n; i++) {
+            tfx_textbuf one;
+
+            tfx_textbuf_init(&one, C);
+            lazy_node(&one);
+            nodes[i] = tfx_textbuf_text(&one);
+        }
+        tfx_textbuf_printf(&whole, "{\"type\":%s,\"v\":[", type);
+        for (size_t i = 0; i < n; i++)
+            tfx_textbuf_printf(&whole, "%s%s", i > 0 ? "," : "", nodes[i]);
+        tfx_textbuf_puts(&whole, "]}");
+        for (size_t i = 0; i < n; i += 8) {
+            tfx_textbuf chunk;
+
+            tfx_textbuf_init(&chunk, C);
+            tfx_textbuf_printf(&chunk, "{\"type\":%s,\"v\":[", type);
+            for (size_t j = i; j < n && j < i + 8; j++)
+                tfx_textbuf_printf(&chunk, "%s%s", j > i ? "," : "", nodes[j]);
+            tfx_textbuf_puts(&chunk, "]}");
+            tfx_textbuf_printf(&joined, "%s%s", i > 0 ? "," : "",
+                               list_payload(roundtrip(tfx_textbuf_text(&chunk))));
+        }
+        CHECK_STR(list_payload(roundtrip(tfx_textbuf_text(&whole))), tfx_textbuf_text(&joined));
+    }
+
+    /* Messages name the element of a lazy array as of a kept one, and a
+     * syntax error anywhere in the text comes before any other error. */
+    {
+        tfx_textbuf t;
+
+        tfx_textbuf_init(&t, C);
+        tfx_textbuf_puts(&t, "{\"type\":[\"list\",\"number\"],\"v\":[");
+        for (int i = 0; i < 20; i++)
+            tfx_textbuf_printf(&t, "{\"v\":\"%d\"},", i);
+        tfx_textbuf_puts(&t, "{\"v\":\"x\"}]}");
+        CHECK_STR(typed_error(tfx_textbuf_text(&t)),
+                  "value[20]: \"x\" is not a number (decimal digits, optional fraction and "
+                  "exponent, or inf/-inf)");
+        tfx_textbuf_init(&t, C);
+        tfx_textbuf_puts(&t, "{\"type\":[\"list\",\"number\"],\"v\":[{\"v\":\"x\"}");
+        for (int i = 0; i < 20; i++)
+            tfx_textbuf_printf(&t, ",{\"v\":\"%d\"}", i);
+        tfx_textbuf_puts(&t, ",{\"v\":\"1\"]}");
+        CHECK_STR(typed_error(tfx_textbuf_text(&t)),
+                  "invalid JSON at byte 259: invalid character ']' after object key:value pair");
+    }
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     TFX_UNUSED(ctx);
@@ -746,6 +855,7 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_console();
     test_debug();
     test_malloced();
+    test_lazy_arrays();
 }
 
 int main(void)

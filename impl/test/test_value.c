@@ -710,6 +710,103 @@ static void test_capsule(void)
     CHECK(tfx_convert(C, &tfx_value_dynamic_null, &tfx_type_type, TFX_CONVERT_SAFE, &why) == NULL);
 }
 
+/* A small deterministic generator for the randomized tests. */
+static uint32_t rnd_state = 12345u;
+
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 8) % n;
+}
+
+/* A random value of a random small type (strings, numbers, bools, nulls,
+ * lists and objects of them), depth levels deep at most. */
+static const tfx_value *random_value(int depth)
+{
+    static const char *const words[] = {"a", "b", "zz", "\xc3\xa9", ""};
+    const tfx_value *items[4];
+    tfx_str names[4];
+    size_t n = rnd(4);
+    uint32_t k = depth > 0 ? rnd(6) : rnd(3);
+
+    switch (k) {
+    case 0: return S(words[rnd(5)]);
+    case 1: return tfx_value_int(C, (int64_t)rnd(100) - 50);
+    case 2: return rnd(4) == 0 ? tfx_value_null(C, &tfx_type_str) : tfx_value_bool(rnd(2) == 1);
+    case 3: {
+        const tfx_value *first = random_value(depth - 1);
+
+        items[0] = first;
+        for (size_t i = 1; i < n; i++)
+            items[i] = first;   /* one element type */
+        return tfx_value_list(C, first->type, items, n == 0 ? 1 : n);
+    }
+    default:
+        for (size_t i = 0; i < n; i++) {
+            names[i].s = words[rnd(4)];
+            names[i].nbytes = strlen(names[i].s);
+            items[i] = random_value(depth - 1);
+        }
+        return tfx_value_object(C, names, items, n);
+    }
+}
+
+/* [value.list] [value.object] tfx_value_list_of_type and
+ * tfx_value_object_of_type against the general constructors on random
+ * values: equal types, equal values, the same rendering. */
+static void test_of_type_constructors(void)
+{
+    for (int round = 0; round < 2000; round++) {
+        const tfx_value *v = random_value(3);
+        const tfx_value *general;
+        const tfx_value *shared;
+
+        if (v->state != TFX_VAL_KNOWN)
+            continue;
+        if (v->type->kind == TFX_TYPE_LIST) {
+            general = tfx_value_list(C, v->type->elem, v->as.elems.items, v->as.elems.n);
+            shared = tfx_value_list_of_type(C, v->type, v->as.elems.items, v->as.elems.n);
+        } else if (v->type->kind == TFX_TYPE_OBJECT) {
+            general = tfx_value_object(C, v->type->names, v->as.attrs.vals, v->type->n);
+            shared = tfx_value_object_of_type(C, v->type, v->as.attrs.vals);
+        } else {
+            continue;
+        }
+        CHECK(tfx_type_equal(general->type, shared->type));
+        CHECK(shared->type == v->type);
+        CHECK_STR(tfx_type_string(C, shared->type), tfx_type_string(C, general->type));
+        CHECK_STR(EQ(general, shared), tfx_value_is_wholly_known(v) ? "true" : EQ(general, general));
+        CHECK_STR(show(shared), show(general));
+    }
+}
+
+/* [set.order] [set.dedup] Sets of random elements (made with the reused
+ * hash buffer of tfx_value_set): no element is the same as another and
+ * no neighbours are out of the order tfx_value_set_cmp gives (with
+ * make_hash's full hash bytes). */
+static void test_set_random(void)
+{
+    for (int round = 0; round < 500; round++) {
+        const tfx_value *first = random_value(2);
+        const tfx_value *items[12];
+        size_t n = 1 + rnd(12);
+        const tfx_value *set;
+
+        items[0] = first;
+        for (size_t i = 1; i < n; i++) {
+            const tfx_value *v = random_value(2);
+
+            items[i] = tfx_type_equal(v->type, first->type) ? v : items[rnd((uint32_t)i)];
+        }
+        set = tfx_value_set(C, first->type, items, n);
+        for (size_t i = 0; i + 1 < set->as.elems.n; i++) {
+            CHECK(tfx_value_set_cmp(C, set->as.elems.items[i + 1], set->as.elems.items[i]) >= 0);
+            for (size_t j = i + 1; j < set->as.elems.n; j++)
+                CHECK(!tfx_value_set_same(C, set->as.elems.items[i], set->as.elems.items[j]));
+        }
+    }
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     (void)arg;
@@ -722,6 +819,8 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_set_large();
     test_equals();
     test_capsule();
+    test_of_type_constructors();
+    test_set_random();
 }
 
 int main(void)
