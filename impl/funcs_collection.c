@@ -11,6 +11,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "common.h"
 #include "convert.h"
@@ -657,6 +658,78 @@ static void distinct_strings(tfx_ctx *ctx, const tfx_value *list, bool *keep, si
     }
 }
 
+/* Whether every element of a known list of numbers is null or a whole
+ * number below 2^53 in magnitude held at 53 bits of precision or more;
+ * ints[i] gets the integer of element i. */
+static bool small_integers(const tfx_value *list, size_t n, int64_t *ints)
+{
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *v = tfx_value_item(list, i);
+
+        if (tfx_value_is_null(v)) {
+            ints[i] = 0;
+            continue;
+        }
+        if (tfx_num_prec(v->as.number) < 53 || !tfx_num_to_int64(v->as.number, &ints[i])
+            || ints[i] > ((int64_t)1 << 53) || ints[i] < -((int64_t)1 << 53))
+            return false;
+    }
+    return true;
+}
+
+typedef struct {
+    int64_t v;
+    size_t i;
+} int_at;
+
+static int int_at_cmp(const void *a, const void *b)
+{
+    const int_at *x = a;
+    const int_at *y = b;
+
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i ? 1 : 0;
+}
+
+/* [fn.distinct.result] [num.eq] The fast path of distinct for a list of
+ * numbers that small_integers accepts, in O(n log n) rather than
+ * comparing each element with every kept one.  cty's Equals of two
+ * numbers compares their shortest decimal texts; a whole number v with
+ * |v| <= 2^53 held at p >= 53 bits has neighbours at most 1 apart, so no
+ * shorter digit string rounds back to it and its text is its integer
+ * digits: two such numbers are equal exactly when their int64 values
+ * are (-0 and 0 both read as 0, as [num.eq] says).  Nulls equal each
+ * other and nothing else, as in the general path.  Sorting (value,
+ * index) pairs puts equal numbers together, the first occurrence first;
+ * keep[i] marks the first occurrence of each.  test_fn_lists compares it
+ * with the general rule (each element against the kept ones by
+ * tfx_value_equals) on random lists. */
+static void distinct_small_integers(tfx_ctx *ctx, const tfx_value *list, const int64_t *ints,
+                                    bool *keep, size_t n)
+{
+    int_at *pairs = tfx_ctx_alloc_array(ctx, n > 0 ? n : 1, sizeof(int_at));
+    size_t m = 0;
+    bool seen_null = false;
+
+    for (size_t i = 0; i < n; i++) {
+        tfx_ctx_step(ctx);
+        if (tfx_value_is_null(tfx_value_item(list, i))) {
+            keep[i] = !seen_null;
+            seen_null = true;
+            continue;
+        }
+        pairs[m].v = ints[i];
+        pairs[m++].i = i;
+    }
+    if (m > 1)
+        qsort(pairs, m, sizeof(int_at), int_at_cmp);
+    for (size_t j = 0; j < m; j++) {
+        tfx_ctx_step(ctx);
+        keep[pairs[j].i] = j == 0 || pairs[j - 1].v != pairs[j].v;
+    }
+}
+
 /* [fn.distinct.result] */
 static const tfx_value *distinct_impl(tfx_ctx *ctx, const tfx_function *fn,
                                       const tfx_type *ret, const tfx_value *const *args,
@@ -664,6 +737,8 @@ static const tfx_value *distinct_impl(tfx_ctx *ctx, const tfx_function *fn,
 {
     const tfx_value *list = args[0];
     const tfx_value **out;
+    int64_t *ints = NULL;
+    bool small = false;
     bool *keep;
     size_t n;
     size_t m = 0;
@@ -676,7 +751,16 @@ static const tfx_value *distinct_impl(tfx_ctx *ctx, const tfx_function *fn,
     n = tfx_value_length(list);
     out = tfx_ctx_alloc_array(ctx, n > 0 ? n : 1, sizeof(const tfx_value *));
     keep = tfx_ctx_alloc_array(ctx, n > 0 ? n : 1, sizeof(bool));
-    if (ret->elem->kind == TFX_TYPE_STRING) {
+    if (ret->elem->kind == TFX_TYPE_NUMBER) {
+        ints = tfx_ctx_alloc_array(ctx, n > 0 ? n : 1, sizeof(int64_t));
+        small = small_integers(list, n, ints);
+    }
+    if (small) {
+        distinct_small_integers(ctx, list, ints, keep, n);
+        for (size_t i = 0; i < n; i++)
+            if (keep[i])
+                out[m++] = tfx_value_item(list, i);
+    } else if (ret->elem->kind == TFX_TYPE_STRING) {
         distinct_strings(ctx, list, keep, n);
         for (size_t i = 0; i < n; i++)
             if (keep[i])
