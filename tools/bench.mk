@@ -44,3 +44,13 @@ bench-parse: $(BUILD)/bench_parse $(BUILD)/go-parse-bench $(BENCH_DIR)/.workload
 
 bench-eval: $(BUILD)/bench_eval $(BUILD)/go-eval-bench $(BENCH_DIR)/.workloads
 	$(Q)$(PYTHON) tools/bench/run-eval $(BUILD)/bench_eval $(BUILD)/go-eval-bench $(BENCH_DIR)
+
+# bench-scale: variables of 10^4, 10^5 and 10^6 elements (numbers, strings,
+# objects; tools/bench/gen-scale-vars) through for, grouping, toset, sort,
+# distinct, flatten and splat, one process per run, tfexpr eval --vars
+# against the reference adapter: wall time and peak memory (issue 12's
+# "Scale").  SCALE_SIZES, SCALE_ROWS and SCALE_TIMEOUT narrow it down.
+.PHONY: bench-scale
+bench: bench-scale
+bench-scale: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
+	$(Q)$(PYTHON) tools/bench/run-scale $(BIN)/tfexpr $(BIN)/go-hcl-adapter $(BENCH_DIR)/scale
