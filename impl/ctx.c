@@ -187,6 +187,14 @@ void tfx_textbuf_putc(tfx_textbuf *b, char c)
     tfx_textbuf_put(b, &c, 1);
 }
 
+void tfx_textbuf_fill(tfx_textbuf *b, char c, size_t n)
+{
+    reserve(b, n);
+    memset(b->s + b->nbytes, c, n);
+    b->nbytes += n;
+    b->s[b->nbytes] = '\0';
+}
+
 void tfx_textbuf_printf(tfx_textbuf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -109,6 +109,8 @@ void tfx_textbuf_init(tfx_textbuf *b, tfx_ctx *ctx);
 void tfx_textbuf_put(tfx_textbuf *b, const char *s, size_t nbytes);
 void tfx_textbuf_puts(tfx_textbuf *b, const char *s);
 void tfx_textbuf_putc(tfx_textbuf *b, char c);
+/* n copies of c. */
+void tfx_textbuf_fill(tfx_textbuf *b, char c, size_t n);
 void tfx_textbuf_printf(tfx_textbuf *b, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))

@@ -139,8 +139,7 @@ static void emit_fill(formatter *f, char c, uint64_t n)
     if (n > f->ctx->limits.max_string_bytes)
         too_long(f);
     tfx_ctx_check_string(f->ctx, f->out.nbytes + (size_t)n);
-    for (; n > 0; n--)
-        tfx_textbuf_putc(&f->out, c);
+    tfx_textbuf_fill(&f->out, c, (size_t)n);
 }
 
 static void charge(formatter *f, size_t nbytes)
