@@ -5,8 +5,10 @@
 #   make fuzz-replay          every harness with fuzz/replay.c instead of libFuzzer
 #                             (ASan + UBSan, $(CC): gcc or clang) over the seeds and
 #                             fuzz/regressions/<harness>/; part of make check
-#   make fuzz-smoke           each libFuzzer harness for FUZZ_SECONDS (default 60),
+#   make fuzz-smoke           each libFuzzer harness for FUZZ_SECONDS (default 60; the
+#                             fast/deep pairs half that each: FUZZ_HALF_TIME below),
 #                             FUZZ_JOBS (default 2) at a time; fails on any finding
+#   make fuzz-speed           the exec/s of each harness, one at a time (fuzz/speed.sh)
 #   make fuzz-seeds           the seed corpora, from the conformance cases
 #   make oss-fuzz             OSS-Fuzz / ClusterFuzzLite build: $(CC) $(CFLAGS), linked
 #                             with $(CXX) $(CXXFLAGS) $(LIB_FUZZING_ENGINE), into $(OUT)
@@ -15,10 +17,11 @@
 # finding as a regression input.  Every variable here starts with FUZZ_ but
 # those OSS-Fuzz defines (OUT, LIB_FUZZING_ENGINE, CXX, CXXFLAGS, SRC).
 
-.PHONY: fuzz fuzz-replay fuzz-smoke fuzz-seeds oss-fuzz fuzz-clean
+.PHONY: fuzz fuzz-replay fuzz-smoke fuzz-speed fuzz-seeds oss-fuzz fuzz-clean
 
 FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval \
-                  fuzz_collections fuzz_regex fuzz_deflate fuzz_rsakey fuzz_yaml fuzz_paths
+                  fuzz_collections fuzz_regex fuzz_deflate fuzz_rsakey fuzz_yaml fuzz_paths \
+                  fuzz_parse_expr_fast fuzz_parse_template_fast fuzz_eval_fast
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -34,6 +37,10 @@ FUZZ_SEEDS_fuzz_roundtrip      := roundtrip
 FUZZ_SEEDS_fuzz_adapter        := adapter
 FUZZ_SEEDS_fuzz_eval           := expression
 FUZZ_SEEDS_fuzz_collections    := expression
+# The fast harnesses read what their deep ones read.
+FUZZ_SEEDS_fuzz_parse_expr_fast     := $(FUZZ_SEEDS_fuzz_parse_expr)
+FUZZ_SEEDS_fuzz_parse_template_fast := $(FUZZ_SEEDS_fuzz_parse_template)
+FUZZ_SEEDS_fuzz_eval_fast           := $(FUZZ_SEEDS_fuzz_eval)
 # fuzz_regex reads pattern NUL subject NUL template: its seeds are the
 # seed-* inputs of fuzz/regressions/fuzz_regex/.
 FUZZ_SEEDS_fuzz_regex          :=
@@ -116,7 +123,9 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_LF_DIR)/fuzz_%.o $(FUZZ_LF_OBJ)
 # ---------------------------------------------------------------------------
 # make fuzz-replay: the harnesses with replay.c, $(CC), ASan, UBSan
 
-FUZZ_RP_CFLAGS  = $(ALL_CFLAGS) -O1 -g $(FUZZ_SAN) $(FUZZ_INC)
+# FUZZ_JSON_CROSSCHECK: every JSON text checked by fuzz_json_scan is also
+# parsed by jansson, and the two must agree (fuzz_common.c).
+FUZZ_RP_CFLAGS  = $(ALL_CFLAGS) -O1 -g $(FUZZ_SAN) $(FUZZ_INC) -DFUZZ_JSON_CROSSCHECK
 FUZZ_RP_DIR    := $(FUZZ_DIR)/replay
 FUZZ_RP_OBJ     = $(FUZZ_LIB_NAMES:%=$(FUZZ_RP_DIR)/obj/impl/%.o) \
                   $(FUZZ_RP_DIR)/obj/fuzz_common.o $(FUZZ_RP_DIR)/obj/replay.o
@@ -160,7 +169,7 @@ FUZZ_SMOKE_TARGETS := $(FUZZ_HARNESSES:%=fuzz-smoke-%)
 .PHONY: $(FUZZ_SMOKE_TARGETS)
 
 fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_SEEDS_OK)
-	@echo "fuzz-smoke: $(words $(FUZZ_HARNESSES)) harnesses, $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time"
+	@echo "fuzz-smoke: $(words $(FUZZ_HARNESSES)) harnesses, $(FUZZ_SECONDS) s each ($(words $(FUZZ_HALF_TIME)) of them half that), $(FUZZ_JOBS) at a time"
 	$(Q)status=0; $(MAKE) --no-print-directory -k -j$(FUZZ_JOBS) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  $(FUZZ_SMOKE_TARGETS) || status=$$?; \
 	  echo "fuzz-smoke: the last status line of each harness (logs in $(FUZZ_DIR)/logs/):"; \
@@ -173,9 +182,44 @@ fuzz-smoke: $(FUZZ_LF_BINS) $(FUZZ_SEEDS_OK)
 	  fi; \
 	  echo "fuzz-smoke: nothing found"
 
+# The time each harness gets (the choice that keeps make check's
+# fuzz-smoke within its time).  The three entry points with a fast and a
+# deep harness (parse as an expression, parse as a template, evaluate) give
+# each of the pair half of FUZZ_SECONDS (rounded up), so that the pair
+# costs what the deep harness alone cost before the fast ones came: make
+# check's fuzz-smoke stays at 12 x FUZZ_SECONDS harness-seconds, 2 at a
+# time (about 3 minutes at check's 30 s).  Every other harness gets
+# FUZZ_SECONDS.  What the halves buy (callgrind instructions per input,
+# fuzz/README.md): the fast parse harnesses need 1/24 to 1/34 of what the
+# deep ones needed before, and the deep parse harnesses themselves now
+# need less than a quarter, so both of a parse pair run more inputs in
+# their half than the deep one did in the whole; fuzz_eval's work is
+# evaluation and did not get cheaper, so in its half it runs half the
+# inputs it did, and fuzz_eval_fast (about half of fuzz_eval's work per
+# input) runs about as many as fuzz_eval did in the whole.
+FUZZ_HALF_TIME := fuzz_parse_expr fuzz_parse_expr_fast fuzz_parse_template \
+                  fuzz_parse_template_fast fuzz_eval fuzz_eval_fast
+FUZZ_TIME       = $(if $(filter $(1),$(FUZZ_HALF_TIME)),$$(( ($(FUZZ_SECONDS) + 1) / 2 )),$(FUZZ_SECONDS))
+
 $(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.sh
-	@echo "  FUZZ    $* ($(FUZZ_SECONDS) s, log $(FUZZ_DIR)/logs/$*.log)"
-	$(Q)fuzz/smoke.sh $* $(FUZZ_SECONDS) $(FUZZ_DIR) $(call FUZZ_INPUTS,$*)
+	@echo "  FUZZ    $* ($(call FUZZ_TIME,$*) s, log $(FUZZ_DIR)/logs/$*.log)"
+	$(Q)fuzz/smoke.sh $* $(call FUZZ_TIME,$*) $(FUZZ_DIR) $(call FUZZ_INPUTS,$*)
+
+# ---------------------------------------------------------------------------
+# make fuzz-speed: the exec/s of each libFuzzer harness (fuzz/speed.sh), one
+# at a time in one process each (one core): a pass over its seeds and
+# regression inputs, then FUZZ_SPEED_SECONDS of fuzzing.  The figures of
+# fuzz/README.md's table.  FUZZ_SPEED_BIN picks another directory of
+# harness binaries (an older build, to compare); FUZZ_SPEED_HARNESSES a
+# subset.
+
+FUZZ_SPEED_SECONDS   ?= 60
+FUZZ_SPEED_BIN       ?= $(FUZZ_DIR)
+FUZZ_SPEED_HARNESSES ?= $(FUZZ_HARNESSES)
+
+fuzz-speed: $(if $(filter $(FUZZ_DIR),$(FUZZ_SPEED_BIN)),$(FUZZ_LF_BINS)) $(FUZZ_SEEDS_OK)
+	$(Q)$(foreach h,$(FUZZ_SPEED_HARNESSES),\
+	  fuzz/speed.sh $(h) $(FUZZ_SPEED_SECONDS) $(FUZZ_SPEED_BIN) $(call FUZZ_INPUTS,$(h));)
 
 # ---------------------------------------------------------------------------
 # make oss-fuzz: the build OSS-Fuzz and ClusterFuzzLite run

@@ -14,6 +14,7 @@
 #include "categories.h"
 #include "diag.h"
 #include "parse.h"
+#include "source.h"
 
 /* Whether tfx_ast_check must also hold for the tree of a parse with
  * errors (the partial tree with placeholders that the parser always
@@ -23,9 +24,11 @@
 #define FUZZ_CHECK_ERROR_TREES 1
 #endif
 
-/* How many diagnostics of a source are rendered (rendering scans the
- * line of the subject, which is the whole input for a one-line one). */
-#define FUZZ_RENDER_DIAGS 16
+/* How many diagnostics of a source the deep parse check renders and
+ * writes as JSON: the first FUZZ_RENDER_DIAGS and the last (rendering
+ * scans the line of the subject, which is the whole input for a one-line
+ * one; every diagnostic gets the cheap checks). */
+#define FUZZ_RENDER_DIAGS 8
 
 tfx_limits fuzz_limits(void)
 {
@@ -108,90 +111,441 @@ void fuzz_check_range(const tfx_range *r, size_t nbytes, const char *what)
                   r->end.byte, r->end.line, r->end.column, nbytes);
 }
 
-void fuzz_check_json(const char *text, int one_line, const char *what)
+/* ---------------------------------------------------------------------
+ * JSON validity without building a value
+ *
+ * The deep harnesses check that every JSON text the library writes is
+ * valid JSON (RFC 8259).  Building it with jansson and freeing it again
+ * was most of their work (a malloc per node); this scanner walks the text
+ * once, keeping only a stack of the open containers.  It accepts what
+ * jansson's json_loads accepts with JSON_DECODE_ANY | JSON_ALLOW_NUL: any
+ * value at the top, surrounding white space, strict UTF-8 (no overlong
+ * forms, surrogates or code points above U+10FFFF), the escapes of RFC
+ * 8259 with \u surrogates only in pairs, \u0000 anywhere, nesting up to
+ * 2048.  It is more lenient in two points where jansson refuses valid
+ * JSON: a number too large for a double or a long long, and \u0000 in an
+ * object key.  Builds with -DFUZZ_JSON_CROSSCHECK (make fuzz-replay) also
+ * run jansson on every text and fail when the two disagree otherwise.
+ * ------------------------------------------------------------------ */
+
+#define FUZZ_JSON_MAX_DEPTH 2048
+
+/* The scanner is checking code, not the library: clang leaves it without
+ * libFuzzer's coverage and comparison hooks, which would cost a call per
+ * byte compared and make inputs that only vary the shape of the JSON look
+ * new. */
+#if defined(__clang__)
+#define FUZZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define FUZZ_NO_COVERAGE
+#endif
+
+FUZZ_NO_COVERAGE
+static size_t scan_ws(const unsigned char *s, size_t n, size_t i)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* The length of the UTF-8 sequence at s[i] (i < n), 0 if it is not one. */
+FUZZ_NO_COVERAGE
+static size_t scan_utf8(const unsigned char *s, size_t n, size_t i)
+{
+    unsigned c = s[i];
+    unsigned long cp;
+    unsigned long min;
+    size_t len;
+    size_t k;
+
+    if (c < 0x80)
+        return 1;
+    if (c < 0xC2)
+        return 0;   /* a continuation byte, or an overlong two-byte form */
+    if (c < 0xE0) {
+        len = 2;
+        cp = c & 0x1F;
+        min = 0x80;
+    } else if (c < 0xF0) {
+        len = 3;
+        cp = c & 0x0F;
+        min = 0x800;
+    } else if (c < 0xF5) {
+        len = 4;
+        cp = c & 0x07;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n - i < len)
+        return 0;
+    for (k = 1; k < len; k++) {
+        if ((s[i + k] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i + k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* The four hex digits at s[i..i+4) as *v; 0 if there are not four. */
+FUZZ_NO_COVERAGE
+static int scan_hex4(const unsigned char *s, size_t n, size_t i, unsigned *v)
+{
+    size_t k;
+
+    *v = 0;
+    if (i > n || n - i < 4)
+        return 0;
+    for (k = 0; k < 4; k++) {
+        unsigned c = s[i + k];
+
+        if (c >= '0' && c <= '9')
+            *v = *v * 16 + (c - '0');
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+            *v = *v * 16 + ((c | 0x20) - 'a' + 10);
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* The string starting at s[i] (a '"'): the index after its closing quote,
+ * or 0 with *why set. */
+FUZZ_NO_COVERAGE
+static size_t scan_string(const unsigned char *s, size_t n, size_t i, const char **why)
+{
+    for (i++; i < n;) {
+        unsigned c = s[i];
+        size_t len;
+
+        if (c == '"')
+            return i + 1;
+        if (c < 0x20) {
+            *why = "a control character in a string";
+            return 0;
+        }
+        if (c != '\\') {
+            if ((len = scan_utf8(s, n, i)) == 0) {
+                *why = "a string that is not UTF-8";
+                return 0;
+            }
+            i += len;
+            continue;
+        }
+        if (i + 1 >= n)
+            break;
+        c = s[i + 1];
+        if (c == 'u') {
+            unsigned u;
+            unsigned lo;
+
+            if (!scan_hex4(s, n, i + 2, &u)) {
+                *why = "a \\u escape without four hex digits";
+                return 0;
+            }
+            i += 6;
+            if (u >= 0xDC00 && u <= 0xDFFF) {
+                *why = "a low surrogate escape without its high half";
+                return 0;
+            }
+            if (u >= 0xD800 && u <= 0xDBFF) {
+                if (i + 1 >= n || s[i] != '\\' || s[i + 1] != 'u' || !scan_hex4(s, n, i + 2, &lo)
+                    || lo < 0xDC00 || lo > 0xDFFF) {
+                    *why = "a high surrogate escape without its low half";
+                    return 0;
+                }
+                i += 6;
+            }
+        } else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n'
+                   || c == 'r' || c == 't') {
+            i += 2;
+        } else {
+            *why = "an unknown escape in a string";
+            return 0;
+        }
+    }
+    *why = "an unterminated string";
+    return 0;
+}
+
+FUZZ_NO_COVERAGE
+static size_t scan_digits(const unsigned char *s, size_t n, size_t i)
+{
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    return i;
+}
+
+/* The number starting at s[i]: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?;
+ * the index after it, or 0 with *why set. */
+FUZZ_NO_COVERAGE
+static size_t scan_number(const unsigned char *s, size_t n, size_t i, const char **why)
+{
+    size_t j;
+
+    if (s[i] == '-')
+        i++;
+    if (i < n && s[i] == '0')
+        i++;
+    else if (i < n && s[i] >= '1' && s[i] <= '9')
+        i = scan_digits(s, n, i);
+    else
+        goto bad;
+    if (i < n && s[i] == '.') {
+        j = scan_digits(s, n, i + 1);
+        if (j == i + 1)
+            goto bad;
+        i = j;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            i++;
+        j = scan_digits(s, n, i);
+        if (j == i)
+            goto bad;
+        i = j;
+    }
+    /* "01", "1x": the number must end here */
+    if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E'
+                  || s[i] == '+' || s[i] == '-' || (s[i] | 0x20) == 'x'))
+        goto bad;
+    return i;
+bad:
+    *why = "a malformed number";
+    return 0;
+}
+
+/* An object member's key and colon at s[i]: the index of its value, or 0
+ * with *why set. */
+FUZZ_NO_COVERAGE
+static size_t scan_key(const unsigned char *s, size_t n, size_t i, const char **why)
+{
+    if (i >= n || s[i] != '"') {
+        *why = "an object member without a string key";
+        return 0;
+    }
+    if ((i = scan_string(s, n, i, why)) == 0)
+        return 0;
+    i = scan_ws(s, n, i);
+    if (i >= n || s[i] != ':') {
+        *why = "an object key without a colon";
+        return 0;
+    }
+    return scan_ws(s, n, i + 1);
+}
+
+FUZZ_NO_COVERAGE
+const char *fuzz_json_scan(const char *text, size_t nbytes, size_t *where)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    static unsigned char open[FUZZ_JSON_MAX_DEPTH];   /* '[' or '{' per open container */
+    size_t depth = 0;
+    const char *why = NULL;
+    size_t i = scan_ws(s, nbytes, 0);
+
+    for (;;) {
+        /* a value starts at s[i] */
+        unsigned c = i < nbytes ? s[i] : 0;
+        size_t next = 0;
+
+        if (c == '[' || c == '{') {
+            if (depth == FUZZ_JSON_MAX_DEPTH) {
+                why = "nesting deeper than 2048";
+                break;
+            }
+            open[depth++] = (unsigned char)c;
+            i = scan_ws(s, nbytes, i + 1);
+            if (i < nbytes && s[i] == (c == '[' ? ']' : '}')) {
+                depth--;
+                i++;
+            } else {
+                if (c == '{' && (next = scan_key(s, nbytes, i, &why)) == 0)
+                    break;
+                i = c == '{' ? next : i;
+                continue;
+            }
+        } else if (c == '"') {
+            if ((next = scan_string(s, nbytes, i, &why)) == 0)
+                break;
+            i = next;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            if ((next = scan_number(s, nbytes, i, &why)) == 0)
+                break;
+            i = next;
+        } else if (nbytes - i >= 4
+                   && (memcmp(s + i, "true", 4) == 0 || memcmp(s + i, "null", 4) == 0)) {
+            i += 4;
+        } else if (nbytes - i >= 5 && memcmp(s + i, "false", 5) == 0) {
+            i += 5;
+        } else {
+            why = i < nbytes ? "no value where one must be" : "the text ends where a value must be";
+            break;
+        }
+        /* after a value: close containers, or go on to the next element */
+        for (;;) {
+            i = scan_ws(s, nbytes, i);
+            if (depth == 0) {
+                if (i != nbytes)
+                    why = "text after the value";
+                break;
+            }
+            if (i < nbytes && s[i] == ',') {
+                i = scan_ws(s, nbytes, i + 1);
+                if (open[depth - 1] == '{' && (next = scan_key(s, nbytes, i, &why)) != 0)
+                    i = next;
+                break;
+            }
+            if (i < nbytes && s[i] == (open[depth - 1] == '[' ? ']' : '}')) {
+                depth--;
+                i++;
+                continue;
+            }
+            why = open[depth - 1] == '[' ? "no ',' or ']' after an array element"
+                                         : "no ',' or '}' after an object member";
+            break;
+        }
+        if (why != NULL || depth == 0)
+            break;
+    }
+    if (where != NULL)
+        *where = i;
+    return why;
+}
+
+#ifdef FUZZ_JSON_CROSSCHECK
+/* jansson's verdict on the same text, for the cross-check. */
+static void json_crosscheck(const char *text, const char *why, const char *what)
 {
     json_error_t error;
-    json_t *v;
+    json_t *v = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &error);
+
+    if (v != NULL && why != NULL)
+        fuzz_fail("%s: the scanner refuses (%s) what jansson accepts: %s", what, why, text);
+    /* valid JSON that jansson refuses: numbers beyond double and long long, NUL in keys */
+    if (v == NULL && why == NULL && strstr(error.text, "NUL byte in object key") == NULL
+        && strstr(error.text, "overflow") == NULL && strstr(error.text, "too big") == NULL)
+        fuzz_fail("%s: the scanner accepts what jansson refuses (%s at %d): %s", what,
+                  error.text, error.position, text);
+    json_decref(v);
+}
+#endif
+
+void fuzz_check_json(const char *text, int one_line, const char *what)
+{
+    size_t n;
+    size_t at;
+    const char *why;
 
     if (text == NULL)
         fuzz_fail("%s is NULL", what);
-    if (one_line && strpbrk(text, "\r\n") != NULL)
+    n = strlen(text);
+    if (one_line && (memchr(text, '\n', n) != NULL || memchr(text, '\r', n) != NULL))
         fuzz_fail("%s is not one line: %s", what, text);
-    v = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &error);
-    if (v == NULL)
-        fuzz_fail("%s is not valid JSON (%s at %d): %s", what, error.text, error.position, text);
-    json_decref(v);
+    why = fuzz_json_scan(text, n, &at);
+#ifdef FUZZ_JSON_CROSSCHECK
+    json_crosscheck(text, why, what);
+#endif
+    if (why != NULL)
+        fuzz_fail("%s is not valid JSON (%s at byte %zu): %s", what, why, at, text);
+}
+
+void fuzz_check_diagnostic(const tfx_diagnostic *d, size_t i, size_t nbytes, tfx_phase phase)
+{
+    if (d == NULL)
+        fuzz_fail("diagnostic %zu is NULL", i);
+    if (!fuzz_known_category(d->category))
+        fuzz_fail("diagnostic %zu has the unknown category \"%s\"", i,
+                  d->category != NULL ? d->category : "(null)");
+    if (d->phase != phase)
+        fuzz_fail("diagnostic %zu of %s has phase %s", i,
+                  phase == TFX_PHASE_PARSE ? "a parse" : "an evaluation",
+                  d->phase == TFX_PHASE_PARSE ? "parse" : "eval");
+    if (d->severity != TFX_SEV_ERROR && d->severity != TFX_SEV_WARNING)
+        fuzz_fail("diagnostic %zu has severity %d", i, (int)d->severity);
+    if (d->summary == NULL || d->summary[0] == '\0')
+        fuzz_fail("diagnostic %zu (%s) has no summary", i, d->category);
+    if (d->has_subject)
+        fuzz_check_range(&d->subject, nbytes, "a diagnostic's subject");
+    if (d->has_context)
+        fuzz_check_range(&d->context, nbytes, "a diagnostic's context");
+}
+
+/* Fails unless has_errors agrees with the number of error diagnostics. */
+static void check_has_errors(size_t errors, int has_errors, const char *what)
+{
+    if (errors > 0 && !has_errors)
+        fuzz_fail("%zu error diagnostics, but %s says none", errors, what);
+    if (errors == 0 && has_errors)
+        fuzz_fail("%s without an error diagnostic", what);
+}
+
+/* The cheap checks of a parse's diagnostics (every one): fuzz_check_diagnostic,
+ * has_errors agrees with them (which also means that a parse without errors
+ * has a tree: tfx_source_has_errors counts a missing tree as an error), and
+ * no resource limit but the depth limit is reached by an input of at most
+ * FUZZ_MAX_SOURCE bytes (running out of FUZZ_MAX_MEMORY would be a
+ * finding).  Returns the number of error diagnostics. */
+static size_t check_parse_diagnostics(const tfx_source *src, size_t nbytes)
+{
+    size_t n = tfx_source_diagnostic_count(src);
+    size_t errors = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
+
+        fuzz_check_diagnostic(d, i, nbytes, TFX_PHASE_PARSE);
+        if (d->severity == TFX_SEV_ERROR)
+            errors++;
+    }
+    check_has_errors(errors, tfx_source_has_errors(src), "tfx_source_has_errors");
+    return errors;
+}
+
+/* Only the depth limit may be reached by an input within FUZZ_MAX_SOURCE. */
+static void check_limits_reached(const tfx_source *src, size_t nbytes)
+{
+    size_t i;
+
+    for (i = 0; i < tfx_source_diagnostic_count(src); i++) {
+        const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
+
+        if (strcmp(d->category, "resource.limit") == 0 && strcmp(d->summary, "Nesting too deep") != 0)
+            fuzz_fail("an input of %zu bytes reached a resource limit other than depth (%zu MiB "
+                      "of memory): %s", nbytes, FUZZ_MAX_MEMORY >> 20, d->summary);
+    }
 }
 
 void fuzz_check_source(const tfx_source *src, size_t nbytes)
 {
     size_t n = tfx_source_diagnostic_count(src);
-    int errors = 0;
     size_t i;
 
+    check_parse_diagnostics(src, nbytes);
+    /* Rendering scans the subject's source line, and an input of bad bytes
+     * has a diagnostic per byte, all made by the same code: the first
+     * FUZZ_RENDER_DIAGS and the last are rendered and written as JSON. */
     for (i = 0; i < n; i++) {
         const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
         char *text;
 
-        if (d == NULL)
-            fuzz_fail("diagnostic %zu of %zu is NULL", i, n);
-        if (!fuzz_known_category(d->category))
-            fuzz_fail("diagnostic %zu has the unknown category \"%s\"", i,
-                      d->category != NULL ? d->category : "(null)");
-        if (d->phase != TFX_PHASE_PARSE)
-            fuzz_fail("diagnostic %zu of a parse has phase eval", i);
-        if (d->severity != TFX_SEV_ERROR && d->severity != TFX_SEV_WARNING)
-            fuzz_fail("diagnostic %zu has severity %d", i, (int)d->severity);
-        if (d->summary == NULL || d->summary[0] == '\0')
-            fuzz_fail("diagnostic %zu (%s) has no summary", i, d->category);
-        if (d->has_subject)
-            fuzz_check_range(&d->subject, nbytes, "a diagnostic's subject");
-        if (d->has_context)
-            fuzz_check_range(&d->context, nbytes, "a diagnostic's context");
-        if (d->severity == TFX_SEV_ERROR)
-            errors++;
-        /* rendering scans the source line: the first few are enough */
-        if (i < FUZZ_RENDER_DIAGS) {
-            text = tfx_diagnostic_render(src, d);
-            if (text == NULL)
-                fuzz_fail("tfx_diagnostic_render returned NULL");
-            tfx_free(text);
-        }
+        if (i >= FUZZ_RENDER_DIAGS && i != n - 1)
+            continue;
+        text = tfx_diagnostic_render(src, d);
+        if (text == NULL)
+            fuzz_fail("tfx_diagnostic_render returned NULL");
+        tfx_free(text);
         text = tfx_diagnostic_json(d);
         fuzz_check_json(text, 1, "tfx_diagnostic_json");
         tfx_free(text);
     }
-    if (errors > 0 && !tfx_source_has_errors(src))
-        fuzz_fail("%d error diagnostics, but tfx_source_has_errors says none", errors);
-    if (errors == 0 && tfx_source_has_errors(src))
-        fuzz_fail("tfx_source_has_errors without an error diagnostic");
-    if (errors == 0) {
-        static const tfx_dump_format formats[] = {
-            TFX_DUMP_SEXPR, TFX_DUMP_SEXPR_RANGES, TFX_DUMP_JSON, TFX_DUMP_SOURCE,
-        };
-
-        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-            char *dump = tfx_source_dump(src, formats[i]);
-
-            if (dump == NULL)
-                fuzz_fail("tfx_source_dump(format %d) of a source without errors is NULL",
-                          (int)formats[i]);
-            if (formats[i] == TFX_DUMP_JSON)
-                fuzz_check_json(dump, 0, "the JSON dump");
-            tfx_free(dump);
-        }
-    }
-}
-
-static int same_range(const tfx_range *a, const tfx_range *b)
-{
-    return a->start.byte == b->start.byte && a->start.line == b->start.line
-           && a->start.column == b->start.column && a->end.byte == b->end.byte
-           && a->end.line == b->end.line && a->end.column == b->end.column;
 }
 
 /* An input above the size limit: one resource.limit error, no tree. */
-static void check_refusal(const uint8_t *data, size_t size, tfx_mode mode)
+static void check_refusal(const uint8_t *data, size_t size, tfx_mode mode, int deep)
 {
     tfx_limits limits = fuzz_limits();
     tfx_source *src = tfx_source_parse(NULL, (const char *)data, size, mode, &limits);
@@ -199,7 +553,10 @@ static void check_refusal(const uint8_t *data, size_t size, tfx_mode mode)
 
     if (src == NULL)
         fuzz_fail("tfx_source_parse returned NULL for an input above the size limit");
-    fuzz_check_source(src, 0);
+    if (deep)
+        fuzz_check_source(src, 0);
+    else
+        check_parse_diagnostics(src, 0);
     d = tfx_source_diagnostic(src, 0);
     if (!tfx_source_has_errors(src) || tfx_source_diagnostic_count(src) != 1 || d == NULL
         || strcmp(d->category, "resource.limit") != 0)
@@ -208,80 +565,77 @@ static void check_refusal(const uint8_t *data, size_t size, tfx_mode mode)
     tfx_source_free(src);
 }
 
+/* A dump, present and (JSON) valid; from tfx_source_dump for a parse
+ * without errors (the public path), from the tree itself otherwise. */
+static void check_dump(const tfx_source *src, tfx_dump_format format)
+{
+    const tfx_node *root = src->root;
+    char *text = NULL;
+
+    if (!tfx_source_has_errors(src))
+        text = tfx_source_dump(src, format);
+    else if (format == TFX_DUMP_SEXPR || format == TFX_DUMP_SEXPR_RANGES)
+        text = tfx_ast_sexpr(root, format == TFX_DUMP_SEXPR_RANGES);
+    else if (format == TFX_DUMP_JSON)
+        text = tfx_ast_json(root);
+    else
+        text = tfx_ast_print(root);
+    if (text == NULL)
+        fuzz_fail("the dump (format %d) of a %s tree is NULL", (int)format,
+                  tfx_source_has_errors(src) ? "partial" : "whole");
+    if (format == TFX_DUMP_JSON)
+        fuzz_check_json(text, 0, "the JSON dump");
+    tfx_free(text);
+}
+
 void fuzz_parse_one(const uint8_t *data, size_t size, tfx_mode mode)
 {
+    static const tfx_dump_format formats[] = {
+        TFX_DUMP_SEXPR, TFX_DUMP_SEXPR_RANGES, TFX_DUMP_JSON, TFX_DUMP_SOURCE,
+    };
     tfx_limits limits = fuzz_limits();
     tfx_source *src;
-    tfx_arena *arena;
-    tfx_diags diags;
-    tfx_node *root;
-    size_t n;
     size_t i;
-    const char *err;
-    char *text;
 
     if (size > FUZZ_MAX_SOURCE) {
-        check_refusal(data, size, mode);
+        check_refusal(data, size, mode, 1);
         return;
     }
     src = tfx_source_parse(NULL, (const char *)data, size, mode, &limits);
     if (src == NULL)
         fuzz_fail("tfx_source_parse returned NULL");
     fuzz_check_source(src, size);
-    /* An input this small must not need FUZZ_MAX_MEMORY: of the limits,
-     * only the depth limit may be reached. */
-    for (i = 0; i < tfx_source_diagnostic_count(src); i++) {
-        const tfx_diagnostic *d = tfx_source_diagnostic(src, i);
+    check_limits_reached(src, size);
+    /* The tree the source keeps (impl/source.h): one parse, not a second
+     * one with the internal tfx_parse; every format dumped once. */
+    if (src->root != NULL) {
+        int errors = tfx_source_has_errors(src);
+        const char *err = tfx_ast_check(src->root, size);
 
-        if (strcmp(d->category, "resource.limit") == 0 && strcmp(d->summary, "Nesting too deep") != 0)
-            fuzz_fail("an input of %zu bytes reached a resource limit other than depth (%zu MiB "
-                      "of memory): %s", size, FUZZ_MAX_MEMORY >> 20, d->summary);
-    }
-
-    /* The same parse again, internally, to reach the tree. */
-    arena = tfx_arena_new(FUZZ_MAX_MEMORY);
-    if (arena == NULL) {
-        tfx_source_free(src);
-        return;
-    }
-    tfx_diags_init(&diags, arena);
-    root = tfx_parse(arena, data, size,
-                     mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
-                     FUZZ_MAX_DEPTH, &diags);
-    n = tfx_source_diagnostic_count(src);
-    if (diags.n != n)
-        fuzz_fail("tfx_parse reported %zu diagnostics, tfx_source_parse %zu", diags.n, n);
-    for (i = 0; i < n; i++) {
-        const tfx_diagnostic *pub = tfx_source_diagnostic(src, i);
-        const tfx_diag *in = &diags.items[i];
-
-        if (strcmp(pub->category, tfx_category_id(in->category)) != 0
-            || pub->has_subject != in->has_subject
-            || (in->has_subject && !same_range(&pub->subject, &in->subject)))
-            fuzz_fail("diagnostic %zu differs between tfx_parse and tfx_source_parse", i);
-    }
-    if ((root == NULL || tfx_diags_has_errors(&diags)) != (tfx_source_has_errors(src) != 0))
-        fuzz_fail("tfx_parse and tfx_source_parse disagree on errors");
-    if (root != NULL) {
-        int errors = tfx_diags_has_errors(&diags);
-
-        err = tfx_ast_check(root, size);
         if (err != NULL && (!errors || FUZZ_CHECK_ERROR_TREES))
             fuzz_fail("tfx_ast_check on the tree of a parse %s: %s",
                       errors ? "with errors" : "without errors", err);
-        /* every tree is walkable, printable and freeable */
-        text = tfx_ast_sexpr(root, true);
-        tfx_free(text);
-        text = tfx_ast_json(root);
-        fuzz_check_json(text, 0, "tfx_ast_json");
-        tfx_free(text);
-        text = tfx_ast_print(root);
-        if (text == NULL)
-            fuzz_fail("tfx_ast_print returned NULL");
-        tfx_free(text);
+        for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+            check_dump(src, formats[i]);
     }
-    tfx_arena_free(arena);
     fuzz_check_refs(src, size);
+    tfx_source_free(src);
+}
+
+void fuzz_parse_fast(const uint8_t *data, size_t size, tfx_mode mode)
+{
+    tfx_limits limits = fuzz_limits();
+    tfx_source *src;
+
+    if (size > FUZZ_MAX_SOURCE) {
+        check_refusal(data, size, mode, 0);
+        return;
+    }
+    src = tfx_source_parse(NULL, (const char *)data, size, mode, &limits);
+    if (src == NULL)
+        fuzz_fail("tfx_source_parse returned NULL");
+    check_parse_diagnostics(src, size);
+    check_limits_reached(src, size);
     tfx_source_free(src);
 }
 
@@ -445,18 +799,10 @@ static char *check_value(const tfx_result *r)
     return text;
 }
 
-/* One evaluation, checked; returns its value's JSON (or NULL after errors)
- * and a summary of its diagnostics in *digest. */
-static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size, char **digest)
+/* The limits of the evaluation harnesses: tight, so that each trips. */
+static tfx_eval_limits eval_limits(void)
 {
     tfx_eval_limits limits;
-    tfx_result *r;
-    size_t i;
-    int errors = 0;
-    char *value = NULL;
-    size_t cap = 64;
-    size_t len = 0;
-    char *d = malloc(cap);
 
     tfx_eval_limits_init(&limits);
     limits.max_steps = 100000;
@@ -464,6 +810,39 @@ static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size
     limits.max_string_bytes = (size_t)1 << 20;
     limits.max_collection_items = 10000;
     limits.max_memory_bytes = FUZZ_MAX_MEMORY;
+    return limits;
+}
+
+/* The cheap checks of an evaluation's diagnostics (fuzz_check_diagnostic
+ * on each, has_errors agrees); returns the number of errors. */
+static size_t check_eval_diagnostics(const tfx_result *r, size_t size)
+{
+    size_t errors = 0;
+    size_t i;
+
+    for (i = 0; i < tfx_result_diagnostic_count(r); i++) {
+        const tfx_diagnostic *diag = tfx_result_diagnostic(r, i);
+
+        fuzz_check_diagnostic(diag, i, size, TFX_PHASE_EVAL);
+        if (diag->severity == TFX_SEV_ERROR)
+            errors++;
+    }
+    check_has_errors(errors, tfx_result_has_errors(r), "tfx_result_has_errors");
+    return errors;
+}
+
+/* One evaluation, checked; returns its value's JSON (or NULL after errors)
+ * and a summary of its diagnostics in *digest. */
+static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size, char **digest)
+{
+    tfx_eval_limits limits = eval_limits();
+    tfx_result *r;
+    size_t i;
+    char *value = NULL;
+    size_t cap = 64;
+    size_t len = 0;
+    char *d = malloc(cap);
+
     r = tfx_evaluate(src, ctx, &limits);
     if (r == NULL || d == NULL)
         fuzz_fail("out of memory outside the library's budget");
@@ -473,18 +852,6 @@ static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size
         char line[128];
         int n;
 
-        if (diag->phase != TFX_PHASE_EVAL)
-            fuzz_fail("an evaluation diagnostic has phase parse");
-        if (!fuzz_known_category(diag->category))
-            fuzz_fail("unknown category %s", diag->category);
-        if (diag->summary == NULL || diag->summary[0] == '\0')
-            fuzz_fail("a diagnostic without a summary");
-        if (diag->has_subject)
-            fuzz_check_range(&diag->subject, size, "an evaluation diagnostic's subject");
-        if (diag->has_context)
-            fuzz_check_range(&diag->context, size, "an evaluation diagnostic's context");
-        if (diag->severity == TFX_SEV_ERROR)
-            errors = 1;
         n = snprintf(line, sizeof(line), "%s@%zu;", diag->category,
                      diag->has_subject ? diag->subject.start.byte : (size_t)0);
         if (n > 0 && len + (size_t)n + 1 > cap) {
@@ -500,16 +867,17 @@ static char *evaluate(const tfx_source *src, const tfx_context *ctx, size_t size
             len += (size_t)n;
         }
     }
-    if (errors != tfx_result_has_errors(r))
-        fuzz_fail("has_errors disagrees with the diagnostics");
-    if (!errors)
+    if (check_eval_diagnostics(r, size) == 0)
         value = check_value(r);
     tfx_result_free(r);
     *digest = d;
     return value;
 }
 
-void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size)
+/* The source of an evaluation harness's input: an expression, or after a
+ * first byte 0x01 a bare template; NULL for an input above
+ * FUZZ_MAX_SOURCE (the parse harnesses check the refusal). */
+static tfx_source *eval_source(const uint8_t *data, size_t size, size_t *nbytes)
 {
     tfx_mode mode = TFX_MODE_EXPRESSION;
     tfx_limits limits = fuzz_limits();
@@ -520,11 +888,21 @@ void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size)
         data++;
         size--;
     }
+    *nbytes = size;
     if (size > FUZZ_MAX_SOURCE)
-        return;
+        return NULL;
     src = tfx_source_parse("fuzz.hcl", (const char *)data, size, mode, &limits);
     if (src == NULL)
         fuzz_fail("out of memory outside the library's budget");
+    return src;
+}
+
+void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size)
+{
+    tfx_source *src = eval_source(data, size, &size);
+
+    if (src == NULL)
+        return;
     if (!tfx_source_has_errors(src)) {
         char *d1;
         char *d2;
@@ -544,6 +922,32 @@ void fuzz_eval_input(const tfx_context *ctx, const uint8_t *data, size_t size)
     tfx_source_free(src);
 }
 
+void fuzz_eval_fast(const tfx_context *ctx, const uint8_t *data, size_t size)
+{
+    tfx_source *src = eval_source(data, size, &size);
+    tfx_eval_limits limits = eval_limits();
+
+    if (src == NULL)
+        return;
+    if (!tfx_source_has_errors(src)) {
+        tfx_result *r = tfx_evaluate(src, ctx, &limits);
+
+        if (r == NULL)
+            fuzz_fail("out of memory outside the library's budget");
+        /* a value xor an error: an evaluation without errors has a value
+         * (its type is the cheapest thing to ask for) */
+        if (check_eval_diagnostics(r, size) == 0) {
+            char *type = tfx_result_type_json(r);
+
+            if (type == NULL)
+                fuzz_fail("an evaluation without errors has no value");
+            tfx_free(type);
+        }
+        tfx_result_free(r);
+    }
+    tfx_source_free(src);
+}
+
 tfx_context *fuzz_eval_context(const char *variables, size_t nbytes)
 {
     char *error = NULL;
@@ -556,4 +960,45 @@ tfx_context *fuzz_eval_context(const char *variables, size_t nbytes)
     if (tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU) != 0)
         fuzz_fail("the OpenTofu function table cannot be chosen");
     return ctx;
+}
+
+/* The fixed variables of fuzz_eval and fuzz_eval_fast: the fixtures of
+ * the design notes, in the corpus's typed encoding. */
+static const char eval_variables[] =
+    "{"
+    "\"s\":{\"type\":\"string\",\"v\":\"hello\"},"
+    "\"n\":{\"type\":\"number\",\"v\":\"5\"},"
+    "\"f\":{\"type\":\"number\",\"v\":\"1.5\"},"
+    "\"b\":{\"type\":\"bool\",\"v\":true},"
+    "\"nul\":{\"type\":\"dynamic\",\"null\":true},"
+    "\"nuls\":{\"type\":\"string\",\"null\":true},"
+    "\"l\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},{\"v\":\"b\"},{\"v\":\"c\"}]},"
+    "\"ln\":{\"type\":[\"list\",\"number\"],\"v\":[{\"v\":\"1\"},{\"v\":\"2\"},{\"v\":\"3\"}]},"
+    "\"t\":{\"type\":[\"tuple\",[\"string\",\"number\",\"bool\"]],"
+    "\"v\":[{\"v\":\"a\"},{\"v\":\"1\"},{\"v\":true}]},"
+    "\"st\":{\"type\":[\"set\",\"string\"],\"v\":[{\"v\":\"b\"},{\"v\":\"a\"},{\"v\":\"c\"}]},"
+    "\"m\":{\"type\":[\"map\",\"string\"],\"v\":{\"a\":{\"v\":\"x\"},\"b\":{\"v\":\"y\"}}},"
+    "\"o\":{\"type\":[\"object\",{\"a\":\"string\",\"b\":\"number\",\"c\":[\"list\",\"number\"]}],"
+    "\"v\":{\"a\":{\"v\":\"x\"},\"b\":{\"v\":\"1\"},\"c\":{\"v\":[{\"v\":\"1\"},{\"v\":\"2\"}]}}},"
+    "\"lo\":{\"type\":[\"list\",[\"object\",{\"name\":\"string\",\"id\":\"number\"}]],"
+    "\"v\":[{\"v\":{\"name\":{\"v\":\"a\"},\"id\":{\"v\":\"1\"}}},"
+    "{\"v\":{\"name\":{\"v\":\"b\"},\"id\":{\"null\":true}}}]},"
+    "\"us\":{\"type\":\"string\",\"unknown\":true},"
+    "\"un\":{\"type\":\"number\",\"unknown\":true},"
+    "\"ub\":{\"type\":\"bool\",\"unknown\":true},"
+    "\"ul\":{\"type\":[\"list\",\"string\"],\"unknown\":true},"
+    "\"uo\":{\"type\":[\"object\",{\"a\":\"string\"}],\"unknown\":true},"
+    "\"dyn\":{\"type\":\"dynamic\",\"unknown\":true},"
+    "\"lu\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},{\"unknown\":true}]},"
+    "\"sens\":{\"type\":\"string\",\"v\":\"secret\",\"marks\":[\"sensitive\"]},"
+    "\"sensn\":{\"type\":\"number\",\"v\":\"7\",\"marks\":[\"sensitive\"]},"
+    "\"sensl\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},"
+    "{\"v\":\"b\",\"marks\":[\"sensitive\"]}]},"
+    "\"sensu\":{\"type\":\"string\",\"unknown\":true,\"marks\":[\"sensitive\"]},"
+    "\"other\":{\"type\":\"string\",\"v\":\"o\",\"marks\":[\"other\"]}"
+    "}";
+
+tfx_context *fuzz_eval_default_context(void)
+{
+    return fuzz_eval_context(eval_variables, sizeof(eval_variables) - 1);
 }

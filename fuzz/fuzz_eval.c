@@ -18,52 +18,17 @@
  *     diagnostics and the same value, byte for byte;
  *   - nothing leaks (LSan) and nothing crashes (ASan, UBSan).
  * The checks are fuzz_eval_input's (fuzz_common.c), which
- * fuzz_collections shares with a context of its own.
+ * fuzz_collections shares with a context of its own; the context is
+ * fuzz_eval_default_context's, which fuzz_eval_fast shares.
  */
 #include "fuzz_common.h"
-
-/* The fixed variables: the fixtures of the design notes, in the corpus's
- * typed encoding. */
-static const char variables[] =
-    "{"
-    "\"s\":{\"type\":\"string\",\"v\":\"hello\"},"
-    "\"n\":{\"type\":\"number\",\"v\":\"5\"},"
-    "\"f\":{\"type\":\"number\",\"v\":\"1.5\"},"
-    "\"b\":{\"type\":\"bool\",\"v\":true},"
-    "\"nul\":{\"type\":\"dynamic\",\"null\":true},"
-    "\"nuls\":{\"type\":\"string\",\"null\":true},"
-    "\"l\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},{\"v\":\"b\"},{\"v\":\"c\"}]},"
-    "\"ln\":{\"type\":[\"list\",\"number\"],\"v\":[{\"v\":\"1\"},{\"v\":\"2\"},{\"v\":\"3\"}]},"
-    "\"t\":{\"type\":[\"tuple\",[\"string\",\"number\",\"bool\"]],"
-    "\"v\":[{\"v\":\"a\"},{\"v\":\"1\"},{\"v\":true}]},"
-    "\"st\":{\"type\":[\"set\",\"string\"],\"v\":[{\"v\":\"b\"},{\"v\":\"a\"},{\"v\":\"c\"}]},"
-    "\"m\":{\"type\":[\"map\",\"string\"],\"v\":{\"a\":{\"v\":\"x\"},\"b\":{\"v\":\"y\"}}},"
-    "\"o\":{\"type\":[\"object\",{\"a\":\"string\",\"b\":\"number\",\"c\":[\"list\",\"number\"]}],"
-    "\"v\":{\"a\":{\"v\":\"x\"},\"b\":{\"v\":\"1\"},\"c\":{\"v\":[{\"v\":\"1\"},{\"v\":\"2\"}]}}},"
-    "\"lo\":{\"type\":[\"list\",[\"object\",{\"name\":\"string\",\"id\":\"number\"}]],"
-    "\"v\":[{\"v\":{\"name\":{\"v\":\"a\"},\"id\":{\"v\":\"1\"}}},"
-    "{\"v\":{\"name\":{\"v\":\"b\"},\"id\":{\"null\":true}}}]},"
-    "\"us\":{\"type\":\"string\",\"unknown\":true},"
-    "\"un\":{\"type\":\"number\",\"unknown\":true},"
-    "\"ub\":{\"type\":\"bool\",\"unknown\":true},"
-    "\"ul\":{\"type\":[\"list\",\"string\"],\"unknown\":true},"
-    "\"uo\":{\"type\":[\"object\",{\"a\":\"string\"}],\"unknown\":true},"
-    "\"dyn\":{\"type\":\"dynamic\",\"unknown\":true},"
-    "\"lu\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},{\"unknown\":true}]},"
-    "\"sens\":{\"type\":\"string\",\"v\":\"secret\",\"marks\":[\"sensitive\"]},"
-    "\"sensn\":{\"type\":\"number\",\"v\":\"7\",\"marks\":[\"sensitive\"]},"
-    "\"sensl\":{\"type\":[\"list\",\"string\"],\"v\":[{\"v\":\"a\"},"
-    "{\"v\":\"b\",\"marks\":[\"sensitive\"]}]},"
-    "\"sensu\":{\"type\":\"string\",\"unknown\":true,\"marks\":[\"sensitive\"]},"
-    "\"other\":{\"type\":\"string\",\"v\":\"o\",\"marks\":[\"other\"]}"
-    "}";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static tfx_context *ctx;
 
     if (ctx == NULL)
-        ctx = fuzz_eval_context(variables, sizeof(variables) - 1);
+        ctx = fuzz_eval_default_context();
     fuzz_eval_input(ctx, data, size);
     return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * fuzz_parse_expr.c — tfx_source_parse on raw bytes as a expression.
+ * fuzz_parse_expr.c — tfx_source_parse on raw bytes as an expression.
  *
  * Input: any bytes, the source text.  Limits: 8 KiB of source (larger
  * inputs only check the refusal), nesting depth 64, 64 MiB of memory.
