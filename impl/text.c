@@ -456,15 +456,17 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
 static char *map_case_ascii(tfx_arena *arena, const char *s, size_t n, bool upper, size_t *out_n)
 {
     char *out = n == SIZE_MAX ? NULL : tfx_arena_alloc(arena, n + 1);
-    char from = upper ? 'a' : 'A';
+    unsigned char from = upper ? 'a' : 'A';
     size_t i;
 
     if (out == NULL)
         return NULL;
     for (i = 0; i < n; i++) {
-        char c = s[i];
+        unsigned char c = (unsigned char)s[i];
 
-        out[i] = c >= from && c <= (char)(from + 25) ? (char)(c ^ 0x20) : c;
+        if (c >= from && c <= from + 25)
+            c = (unsigned char)(c ^ 0x20u); /* the other case of an ASCII letter */
+        out[i] = (char)c;
     }
     out[n] = '\0';
     *out_n = n;

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     if (argc > 2 && strcmp(argv[1], "--runs") == 0) {
-        fixed_runs = atoi(argv[2]);
+        fixed_runs = (int)strtol(argv[2], NULL, 10);
         i = 3;
     }
     for (; i < argc; i++) {

@@ -128,7 +128,7 @@ static void body(tfx_ctx *ctx, void *unused)
 static const tfx_value *random_argument(void)
 {
     static const char *const strings[] = {
-        "", "a", "abc", "Hello, World", "caf\xc3\xa9", "\xe2\x82\xac" "5", "12", "-3.5", "true",
+        "", "a", "abc", "Hello, World", "caf\xc3\xa9", "\xe2\x82\xac\x35", "12", "-3.5", "true",
         "false", "a,b,c", "[1,2]", "{\"a\":1}", "  x  ", "10.0.0.0/8", "YWJj", "%s-%d", "AbC",
         "2024-01-02T03:04:05Z", "a\nb",
     };
