@@ -124,12 +124,13 @@ $(BIN)/tfexpr: impl/main.c impl/tfexpr.h $(BUILD)/libtfexpr.a
 $(BUILD)/obj/conformance/runner/%.o: conformance/runner/%.c conformance/runner/*.h | $(DEPS_OK)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -pthread -c $< -o $@
 
+# The runner loads case files on threads (--jobs).
 $(BIN)/tfexpr-conformance: $(RUNNER_OBJ)
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -pthread -o $@ $^ $(DEP_LIBS)
 
 $(BUILD)/fake-adapter: conformance/runner/test/fake-adapter.c | $(DEPS_OK)
 	@mkdir -p $(@D)
