@@ -432,8 +432,8 @@ static const tfx_value *substr_impl(tfx_ctx *ctx, const tfx_function *fn, const 
     int64_t offset = 0;
     int64_t length = 0;
     size_t start = 0;
-    size_t i;
-    int64_t pos;
+    size_t end;
+    size_t taken = 0;
 
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
@@ -445,27 +445,16 @@ static const tfx_value *substr_impl(tfx_ctx *ctx, const tfx_function *fn, const 
     else if (length == 0)
         return tfx_value_string_raw(ctx, "", 0);
     if (offset > 0) {
-        pos = 0;
-        for (i = 0; i < s.nbytes;) {
-            i += tfx_text_grapheme_len(us + i, s.nbytes - i);
-            pos++;
-            if (pos == offset)
-                break;
-            if (i >= s.nbytes)
-                return tfx_value_string_raw(ctx, "", 0);
-        }
-        start = i;
+        start = tfx_text_skip_graphemes(us, s.nbytes, (size_t)offset, &taken);
+        if (taken < (size_t)offset)
+            return tfx_value_string_raw(ctx, "", 0);
     }
     if (length < 0)
         return new_string(ctx, s.s + start, s.nbytes - start);
-    pos = 0;
-    for (i = start; i < s.nbytes;) {
-        i += tfx_text_grapheme_len(us + i, s.nbytes - i);
-        pos++;
-        if (pos == length)
-            break;
-    }
-    return new_string(ctx, s.s + start, i - start);
+    /* a length of 0 here (a negative offset) takes every cluster left */
+    end = start + tfx_text_skip_graphemes(us + start, s.nbytes - start,
+                                          length == 0 ? SIZE_MAX : (size_t)length, &taken);
+    return new_string(ctx, s.s + start, end - start);
 }
 
 /* ---- title ---- */

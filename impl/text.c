@@ -196,15 +196,65 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
     return i;
 }
 
-size_t tfx_text_count_graphemes(const unsigned char *s, size_t n)
+/* [fn.strings.graphemes] Fast path of tfx_text_skip_graphemes: up to k
+ * clusters from the start of s[0..n) while each byte is ASCII and so is
+ * the byte after it (or it ends the text); *taken gets the clusters
+ * passed, the result is the bytes passed.  Same as the general path: that
+ * is exactly the case tfx_text_grapheme_len answers first, one byte a
+ * cluster except CR LF, two bytes one cluster; anything else is left to
+ * it. */
+static size_t skip_ascii_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken)
 {
-    size_t count = 0;
     size_t i = 0;
+    size_t count = 0;
 
-    while (i < n) {
+    while (count < k && i < n && s[i] < 0x80) {
+        if (i + 1 < n && s[i + 1] >= 0x80)
+            break;
+        i += (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') ? 2 : 1;
+        count++;
+    }
+    *taken = count;
+    return i;
+}
+
+size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken)
+{
+    size_t i = 0;
+    size_t count = 0;
+
+    while (count < k && i < n) {
         i += tfx_text_grapheme_len(s + i, n - i);
         count++;
     }
+    *taken = count;
+    return i;
+}
+
+size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken)
+{
+    size_t i = 0;
+    size_t count = 0;
+
+    while (count < k && i < n) {
+        size_t run = 0;
+
+        i += skip_ascii_graphemes(s + i, n - i, k - count, &run);
+        count += run;
+        if (count < k && i < n) {
+            i += tfx_text_grapheme_len(s + i, n - i);
+            count++;
+        }
+    }
+    *taken = count;
+    return i;
+}
+
+size_t tfx_text_count_graphemes(const unsigned char *s, size_t n)
+{
+    size_t count = 0;
+
+    (void)tfx_text_skip_graphemes(s, n, SIZE_MAX, &count);
     return count;
 }
 

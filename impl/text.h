@@ -32,6 +32,13 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n);
 /* The number of grapheme clusters in s[0..n). */
 size_t tfx_text_count_graphemes(const unsigned char *s, size_t n);
 
+/* The bytes of the first k grapheme clusters of s[0..n) (all of them
+ * when there are fewer); *taken gets how many clusters that is.  With a
+ * fast path for ASCII text; tfx_text_skip_graphemes_general takes every
+ * cluster through tfx_text_grapheme_len (for the tests). */
+size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken);
+size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken);
+
 /* Go's unicode.IsSpace: the Unicode White_Space property. */
 bool tfx_text_is_space(int32_t cp);
 

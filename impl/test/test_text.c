@@ -135,9 +135,43 @@ static void test_map_case_fast_path(void)
     tfx_arena_free(a);
 }
 
+/* tfx_text_skip_graphemes (with its ASCII fast path) equals
+ * tfx_text_skip_graphemes_general for random counts on random text, CR
+ * LF pairs and ASCII next to marks included ([fn.strings.graphemes]). */
+static void test_graphemes_fast_path(void)
+{
+    int same = 0;
+    int i;
+
+    for (i = 0; i < 40000; i++) {
+        char buf[512];
+        size_t n = random_text(buf, i % 3 == 0);
+        size_t k = (i % 5 == 0) ? SIZE_MAX : (size_t)(rng() % 48);
+        size_t tfast = 0;
+        size_t tgen = 0;
+        size_t fast;
+        size_t gen;
+
+        /* CR and LF often, so that pairs and lone ones meet marks */
+        for (size_t j = 0; j < n; j++)
+            if ((unsigned char)buf[j] < 0x80 && rng() % 4 == 0)
+                buf[j] = (rng() % 2 == 0) ? '\r' : '\n';
+        fast = tfx_text_skip_graphemes((const unsigned char *)buf, n, k, &tfast);
+        gen = tfx_text_skip_graphemes_general((const unsigned char *)buf, n, k, &tgen);
+        if (fast == gen && tfast == tgen)
+            same++;
+        else
+            fprintf(stderr, "skip_graphemes differs on input %d (%zu bytes, k %zu)\n", i, n, k);
+    }
+    CHECK(same == 40000);
+    CHECK(tfx_text_count_graphemes((const unsigned char *)"a\r\nb\r", 5) == 4);
+    CHECK(tfx_text_count_graphemes((const unsigned char *)"e\xCC\x81\r\n\xCC\x81", 7) == 3);
+}
+
 int main(void)
 {
     test_nfc_fast_path();
+    test_graphemes_fast_path();
     test_map_case_fast_path();
     return check_report("test_text");
 }
