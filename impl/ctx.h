@@ -25,7 +25,7 @@
  * defaults that no ordinary input reaches. */
 typedef struct {
     size_t max_steps;            /* expression nodes evaluated, function calls and
-                                    conversion steps (default 10,000,000) */
+                                    conversion steps (default 100,000,000) */
     size_t max_depth;            /* nesting of evaluation (default 256) */
     size_t max_string_bytes;     /* longest string made (default 64 MiB) */
     size_t max_collection_items; /* most elements of one collection (default 1,000,000) */

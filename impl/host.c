@@ -356,9 +356,9 @@ tfx_host_kind tfx_host_resolve_at(int root_fd, const char *path, int *out_fd)
 
 /* [files.limit.items] Steps a walk counts for each component it took:
  * a component costs a few system calls (openat, fstat, readlinkat), as
- * much time as some tens of evaluation steps, so that the step limit
+ * much time as some hundreds of evaluation steps, so that the step limit
  * bounds a walk's time as it bounds an evaluation's. */
-#define COMPONENT_STEPS 64
+#define COMPONENT_STEPS 512
 
 /* [files.limit.items] A walk counts COMPONENT_STEPS for every component
  * it took (those of links' targets included), so that a glob over link

@@ -100,7 +100,7 @@ static const char usage_eval[] =
     "                     seeded with N (default: the system's random source)\n"
     "  --home DIR         the home directory of pathexpand and \"~\" (default: $HOME)\n"
     "Limits (positive numbers; exceeding one is a resource.limit error):\n"
-    "  --limit-steps N    evaluation steps (default 10000000)\n"
+    "  --limit-steps N    evaluation steps (default 100000000)\n"
     "  --limit-depth N    nesting of evaluation (default 256)\n"
     "  --limit-string N   bytes of the longest string made (default 67108864)\n"
     "  --limit-items N    elements of the largest collection made (default 1000000)\n"

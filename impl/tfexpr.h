@@ -304,7 +304,7 @@ TFX_API void tfx_context_set_host(tfx_context *ctx, tfx_host *h);
 /* The limits of one evaluation.  Exceeding one ends the evaluation with a
  * single "resource.limit" diagnostic. */
 typedef struct {
-    size_t max_steps;            /* nodes evaluated, calls, conversion steps (default 10,000,000) */
+    size_t max_steps;            /* nodes evaluated, calls, conversion steps (default 100,000,000) */
     size_t max_depth;            /* nesting of evaluation (default 256) */
     size_t max_string_bytes;     /* longest string made (default 64 MiB) */
     size_t max_collection_items; /* most elements of one collection (default 1,000,000) */
