@@ -462,7 +462,7 @@ static void offer(match *best, action act, tfx_token_kind kind, size_t len)
     }
 }
 
-/* The one-byte tokens [lex.operators] [lex.punctuation]: the kind of the
+/* The one-byte tokens [lex.operators]: the kind of the
  * token that byte c makes alone, TFX_TOK_COUNT when it makes none.  A
  * constant expression, for the tables of the fast paths below. */
 #define SELF_TOKEN(c) \
