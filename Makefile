@@ -286,7 +286,7 @@ CHECK_PARALLEL := all test install-test runner-test reference-test lexdiff numdi
 .PHONY: check-parallel
 check: | $(DEPS_OK)
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory -j$(CHECK_JOBS) -Otarget check-parallel && \
+	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget check-parallel && \
 	$(MAKE) --no-print-directory FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) fuzz-smoke lint-tidy && \
 	echo "make check: all passed in $$(( $$(date +%s) - start )) s"
 check-parallel: $(CHECK_PARALLEL)

@@ -434,10 +434,11 @@ static const jnode *parse_string(jparser *p)
 {
     size_t start = p->pos;
     tfx_textbuf text;
-    tfx_textbuf *out = p->skip > 0 ? NULL : &text;
+    tfx_textbuf *out;
     jnode *node;
 
     tfx_textbuf_init(&text, p->ctx);
+    out = p->skip > 0 ? NULL : &text;
     p->pos++;
     for (;;) {
         unsigned char c;

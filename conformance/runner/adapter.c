@@ -646,13 +646,12 @@ static rn_call_status wait_answer(rn_adapter *a, json_t **answer, char **why)
 {
     struct pollfd pfd[RN_ADAPTER_NFDS];
     size_t n = 0;
-    rn_call_status st;
 
     for (;;) {
         long long deadline = a->deadline;
         long long left;
+        rn_call_status st = rn_adapter_collect(a, pfd, n, answer, why);
 
-        st = rn_adapter_collect(a, pfd, n, answer, why);
         if (st != RN_CALL_PENDING)
             return st;
         n = rn_adapter_fds(a, pfd, &deadline);

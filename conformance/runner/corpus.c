@@ -780,7 +780,6 @@ bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthrea
     char *suite_abs = absolute_path(s->dir);
     parsed_file *parsed = NULL;
     size_t i;
-    size_t n = 0;
     bool ok = true;
 
     if (npaths == 0) {
@@ -792,6 +791,8 @@ bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthrea
     for (i = 0; i < npaths && ok; i++)
         ok = collect(paths[i], &files);
     if (ok && files.n > 0) {
+        size_t n = 0;
+
         qsort(files.items, files.n, sizeof(*files.items), compare_strings);
         /* each file once */
         for (i = 0; i < files.n; i++) {
