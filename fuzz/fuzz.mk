@@ -201,7 +201,7 @@ FUZZ_HALF_TIME := fuzz_parse_expr fuzz_parse_expr_fast fuzz_parse_template \
                   fuzz_parse_template_fast fuzz_eval fuzz_eval_fast
 FUZZ_TIME       = $(if $(filter $(1),$(FUZZ_HALF_TIME)),$$(( ($(FUZZ_SECONDS) + 1) / 2 )),$(FUZZ_SECONDS))
 
-$(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.sh
+$(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.sh fuzz/options.sh
 	@echo "  FUZZ    $* ($(call FUZZ_TIME,$*) s, log $(FUZZ_DIR)/logs/$*.log)"
 	$(Q)fuzz/smoke.sh $* $(call FUZZ_TIME,$*) $(FUZZ_DIR) $(call FUZZ_INPUTS,$*)
 

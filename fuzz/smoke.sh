@@ -31,19 +31,8 @@ regressions=fuzz/regressions/$harness
 rm -rf "$art"
 mkdir -p "$art" "$corpus" "$dir/logs"
 
-# key = value lines of the options file, as -key=value flags; the
-# dictionary (dict, a file of fuzz/) as -dict=fuzz/FILE
-opts=()
-dict=hcl.dict
-while IFS= read -r line; do
-    case "$line" in
-        *=*)
-            key=$(printf '%s' "${line%%=*}" | tr -d ' ')
-            value=$(printf '%s' "${line#*=}" | tr -d ' ')
-            if [ "$key" = dict ]; then dict=$value; else opts+=("-$key=$value"); fi
-            ;;
-    esac
-done < "fuzz/$harness.options"
+. "$(dirname "$0")/options.sh"
+harness_options "$harness"
 
 status=0
 "$bin" "${opts[@]}" -dict="fuzz/$dict" -max_total_time="$seconds" \

@@ -31,17 +31,8 @@ bindir=$3
 shift 3
 
 bin=$bindir/$harness
-opts=()
-dict=hcl.dict
-while IFS= read -r line; do
-    case "$line" in
-        *=*)
-            key=$(printf '%s' "${line%%=*}" | tr -d ' ')
-            value=$(printf '%s' "${line#*=}" | tr -d ' ')
-            if [ "$key" = dict ]; then dict=$value; else opts+=("-$key=$value"); fi
-            ;;
-    esac
-done < "fuzz/$harness.options"
+. "$(dirname "$0")/options.sh"
+harness_options "$harness"
 opts+=("-dict=fuzz/$dict")
 
 tmp=$(mktemp -d)
