@@ -15,7 +15,7 @@ void tfx_ctx_limits_init(tfx_ctx_limits *limits)
     limits->max_steps = 100000000;
     limits->max_depth = 256;
     limits->max_string_bytes = (size_t)64 << 20;
-    limits->max_collection_items = 1000000;
+    limits->max_collection_items = 10000000;
     limits->max_memory_bytes = (size_t)1 << 30;
 }
 

@@ -28,7 +28,7 @@ typedef struct {
                                     conversion steps (default 100,000,000) */
     size_t max_depth;            /* nesting of evaluation (default 256) */
     size_t max_string_bytes;     /* longest string made (default 64 MiB) */
-    size_t max_collection_items; /* most elements of one collection (default 1,000,000) */
+    size_t max_collection_items; /* most elements of one collection (default 10,000,000) */
     size_t max_memory_bytes;     /* the arena's budget (default 1 GiB) */
 } tfx_ctx_limits;
 

@@ -103,7 +103,7 @@ static const char usage_eval[] =
     "  --limit-steps N    evaluation steps (default 100000000)\n"
     "  --limit-depth N    nesting of evaluation (default 256)\n"
     "  --limit-string N   bytes of the longest string made (default 67108864)\n"
-    "  --limit-items N    elements of the largest collection made (default 1000000)\n"
+    "  --limit-items N    elements of the largest collection made (default 10000000)\n"
     "  --limit-memory N   bytes of memory for the evaluation (default 1073741824)\n"
     "Errors are printed to standard error as FILE:LINE:COLUMN with the source\n"
     "line and a caret under the construct at fault.\n"

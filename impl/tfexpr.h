@@ -307,7 +307,7 @@ typedef struct {
     size_t max_steps;            /* nodes evaluated, calls, conversion steps (default 100,000,000) */
     size_t max_depth;            /* nesting of evaluation (default 256) */
     size_t max_string_bytes;     /* longest string made (default 64 MiB) */
-    size_t max_collection_items; /* most elements of one collection (default 1,000,000) */
+    size_t max_collection_items; /* most elements of one collection (default 10,000,000) */
     size_t max_memory_bytes;     /* memory of one evaluation (default 1 GiB) */
 } tfx_eval_limits;
 
