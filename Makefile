@@ -273,7 +273,8 @@ lint-scan: | $(DEPS_OK)
 # ---------------------------------------------------------------------------
 
 # make check runs in two rounds.  First the tests that are one process
-# each, CHECK_JOBS at a time (output grouped per target); then fuzz-smoke
+# each, CHECK_JOBS at a time (output grouped per target; the round goes on
+# past a failure, so that one run shows every failing target); then fuzz-smoke
 # and clang-tidy, which run as many processes of their own as there are
 # cores, alone, so that the fuzzers' timeouts do not meet a loaded machine.
 # Fuzzing in check: CHECK_FUZZ_SECONDS per harness (make fuzz-smoke alone:
