@@ -4,7 +4,7 @@
 
 BENCH_DIR := $(BUILD)/bench
 
-$(BUILD)/bench_parse: impl/test/bench_parse.c $(BUILD)/libtfexpr.a
+$(BUILD)/bench_parse: impl/test/bench_parse.c impl/test/bench_alloc.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
@@ -14,7 +14,7 @@ $(BUILD)/bench_lex: impl/test/bench_lex.c $(BUILD)/libtfexpr.a
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
-$(BUILD)/bench_eval: impl/test/bench_eval.c $(BUILD)/libtfexpr.a
+$(BUILD)/bench_eval: impl/test/bench_eval.c impl/test/bench_alloc.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
