@@ -269,6 +269,8 @@ lint-scan: | $(DEPS_OK)
 -include tools/difftest.mk
 -include tools/regexdiff.mk
 -include tools/gzipdiff.mk
+-include tools/peers.mk
+-include tools/mutation.mk
 
 # ---------------------------------------------------------------------------
 
