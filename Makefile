@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # Makefile — the only build entry point of tfexpr.
 #
 #   make                       libtfexpr.a, libtfexpr.so, bin/tfexpr, bin/tfexpr-conformance

@@ -1,4 +1,5 @@
 #!/bin/bash -eu
+# SPDX-License-Identifier: MPL-2.0
 # ClusterFuzzLite (and, later, OSS-Fuzz) build script.  Everything is in the
 # project's own makefile (fuzz/fuzz.mk, target oss-fuzz): it compiles the
 # library and the harnesses with $CC $CFLAGS, links them with $CXX $CXXFLAGS

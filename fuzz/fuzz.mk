@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # fuzz/fuzz.mk — the fuzzing targets, included by the top Makefile.
 #
 #   make fuzz                 every harness with clang and libFuzzer + ASan + UBSan,

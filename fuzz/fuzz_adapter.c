@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_adapter.c — the conformance protocol adapter (tfx_adapter_handle)
  * on one request line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_collections.c — `for` expressions, splats and grouping over a rich
  * context.

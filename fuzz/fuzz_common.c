@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_common.c — checks shared by the harnesses (fuzz_common.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_common.h — what the libFuzzer harnesses of fuzz/ share: the limits
  * they parse under, the failure report, and checks of positions and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_deflate.c — the Go-compatible DEFLATE compressor (impl/deflate.h)
  * on arbitrary data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_eval.c — parse and evaluate arbitrary input against a fixed context.
  *

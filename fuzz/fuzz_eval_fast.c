@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_eval_fast.c — parse and evaluate arbitrary input against
  * fuzz_eval's context, with only the cheap checks, for speed (fuzz_eval

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_lex.c — the lexer (impl/lex.h) on raw bytes, in both modes.
  *

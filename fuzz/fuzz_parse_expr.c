@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_parse_expr.c — tfx_source_parse on raw bytes as an expression.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_parse_expr_fast.c — tfx_source_parse on raw bytes as an expression,
  * with only the cheap checks, for speed (fuzz_parse_expr is the deep one).

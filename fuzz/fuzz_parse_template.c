@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_parse_template.c — tfx_source_parse on raw bytes as a bare template.
  *

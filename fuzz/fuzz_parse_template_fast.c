@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_parse_template_fast.c — tfx_source_parse on raw bytes as a bare template,
  * with only the cheap checks, for speed (fuzz_parse_template is the deep one).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_paths.c — the base directory of the host (impl/host.c, public API
  * tfx_host_* of tfexpr.h, spec/functions-files.md [files.confine.*]): no

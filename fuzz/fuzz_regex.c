@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_regex.c — the regular expression engine (impl/regex.h) on
  * arbitrary patterns, subjects and replacement templates.

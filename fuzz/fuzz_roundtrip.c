@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_roundtrip.c — parse, print, parse again: the printer's promise
  * (impl/ast.h, tfx_ast_print) that its text parses back to an equal tree.

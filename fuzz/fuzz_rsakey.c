@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_rsakey.c — rsadecrypt's private key parser and decryption
  * (impl/rsakey.h) on arbitrary keys and ciphertexts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fuzz_yaml.c — yamldecode on arbitrary bytes, and yamlencode of what it
  * decodes (impl/funcs_yaml.c, spec/functions-yaml.md).

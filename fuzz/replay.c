@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * replay.c — a standalone main() for any one harness, without libFuzzer.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MPL-2.0
 # fuzz/smoke.sh — one harness of `make fuzz-smoke`: libFuzzer for a while,
 # then a report of what it found.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MPL-2.0
 # fuzz/speed.sh — how fast one libFuzzer harness runs, as fuzz/README.md's
 # table gives it (make fuzz-speed runs it for every harness).
 #

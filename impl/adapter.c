@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * adapter.c — libtfexpr's side of the conformance protocol
  * (conformance/README.md, "The protocol").

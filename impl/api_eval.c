@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * api_eval.c — the public evaluation interface of tfexpr.h: contexts of
  * variables and functions, and results.  A thin facade over eval.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * arena.c — bump allocation with a byte budget; the inline fast path is in
  * arena.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * arena.h — bump allocation with a byte budget (style.md 3.5).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * ast.c — the syntax tree: names, invariants, dumps, the printer back to
  * source, and structural equality.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * ast.h — the syntax tree of expressions and templates (spec/grammar.md).
  *

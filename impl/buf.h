@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * buf.h — a growable byte buffer in malloc'd memory, for building text.
  * A failed allocation sets `failed`; later appends are ignored.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * check.c — contexts of typed unknowns, for the static type check of
  * `tfexpr check` (spec/references.md, rules check.*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * common.h — macros shared by every module of libtfexpr.  No state.
  */

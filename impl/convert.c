@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * convert.c — cty 1.12.1's type conversion and unification
  * (spec/conversion.md, rules conv.* and unify.*; semantics C1–C21, and

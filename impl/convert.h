@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * convert.h — cty's type conversion and unification (spec/conversion.md,
  * rules conv.*, unify.*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * ctx.c — the memory and limits of one evaluation [limit.eval].
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * ctx.h — the memory and limits of one evaluation (spec/values.md,
  * rules limit.eval.*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * deflate.c — Go 1.19's compress/flate at level 6 and compress/gzip's
  * member format, written from their description (spec/functions-gzip.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * deflate.h — a DEFLATE compressor that gives the bytes of Go 1.19's
  * compress/flate at its default level (6), and the gzip member Go's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * diag.c — positions, ranges and diagnostic lists.
  */

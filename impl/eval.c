@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * eval.c — the evaluator: HCL 2.14.1's hclsyntax Expression.Value for
  * every node kind but the templates and `for` (eval_template.c), with

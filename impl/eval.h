@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * eval.h — the evaluator (spec/evaluation.md, spec/templates.md; rules
  * var.*, index.*, op.*, cond.*, tmpl.*, cons.*, call.*, unknown.*,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * eval_internal.h — what eval.c and eval_template.c share: the state of
  * one evaluation and its helpers.  Not installed.

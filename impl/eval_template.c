@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * eval_template.c — the evaluation of templates (TemplateExpr, the
  * %{for} join) and of `for` expressions, as HCL 2.14.1's hclsyntax does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * func.c — the call machinery of functions (cty 1.12.1's function
  * package: Function.Call and Function.ReturnTypeForValues) and the tables

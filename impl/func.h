@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * func.h — functions and the call machinery (spec/functions.md, rules
  * call.*, fn.*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_cidr.c — the IP network functions cidrhost, cidrnetmask,
  * cidrsubnet and cidrsubnets (spec/functions-network.md, rules fn.cidr*):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_closure.c — the functions whose arguments are expressions or type
  * constraints rather than values: try, can, convert, templatestring and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_collection.c — collection functions with Terraform's semantics
  * (functions.md, "(a) Where Terraform/OpenTofu differ"): [fn.length] is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_conversion.c — the type conversion functions tostring, tonumber,
  * tobool, tolist, toset and tomap [fn.to*] with Terraform's semantics:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_crypto.c — the hash and crypto functions md5, sha1, sha256, sha512, base64sha256, base64sha512, uuidv5, bcrypt and rsadecrypt.
  *

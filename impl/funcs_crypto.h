@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_crypto.h — bcrypt's hash for the host step (funcs_crypto.c;
  * spec/functions-crypto.md, rules fn.bcrypt.*).  bcrypt(str[, cost]) is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_datetime.c — the date and time functions formatdate and timeadd
  * (spec/functions-datetime.md): cty 1.12.1's stdlib FormatDateFunc and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_encoding.c — encoding functions [fn.jsonencode]: cty 1.12.1's
  * stdlib JSONEncodeFunc, which Terraform registers as it is.  The JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_files.c — the functions that need the outside world: file,
  * filebase64, fileexists, fileset, templatefile, filemd5, filesha1,

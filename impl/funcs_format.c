@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_format.c — the formatting functions format and formatlist: cty
  * 1.12.1's stdlib FormatFunc and FormatListFunc, which Terraform registers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_gzip.c — base64gzip, on a DEFLATE compressor that gives Go's
  * compress/flate bytes (deflate.h; spec/functions-gzip.md, rules

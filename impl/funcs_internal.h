@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_internal.h — what func.c and the files of built-in functions
  * (funcs_*.c) share: the function descriptions and small helpers for

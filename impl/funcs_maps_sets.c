@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_maps_sets.c — functions on maps, objects and sets: keys, values,
  * lookup (Terraform's), merge, zipmap, setintersection, setproduct,

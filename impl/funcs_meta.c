@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_meta.c — what each built-in function does, in a sentence for the
  * function and one per parameter, and the function table of `tfexpr

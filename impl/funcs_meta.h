@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_meta.h — the descriptions of the built-in functions and the
  * function table that `tfexpr functions` prints (funcs_meta.c).  Not part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_numeric.c — the numeric functions (spec/functions-numbers.md):
  * cty 1.12.1's stdlib AbsoluteFunc, CeilFunc, FloorFunc, LogFunc,

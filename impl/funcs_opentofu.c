@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_opentofu.c — OpenTofu's own pure functions base64gunzip,
  * cidrcontains and urldecode (spec/functions-opentofu.md, rules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_operators.c — the functions behind the operators of the language
  * (semantics O1): cty 1.12.1's stdlib AddFunc, SubtractFunc, MultiplyFunc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_regex.c — the regular expression functions regex, regexall and
  * replace (spec/functions-regex.md), on the Go-exact engine of

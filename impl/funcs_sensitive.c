@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_sensitive.c — Terraform's mark functions sensitive, nonsensitive,
  * issensitive and ephemeralasnull (spec/functions-sensitive.md, rules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_string.c — string functions: [fn.upper], [fn.lower] (functions.md)
  * and the functions of functions-strings.md: chomp, indent, join, split,

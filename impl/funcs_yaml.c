@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * funcs_yaml.c — yamldecode and yamlencode (spec/functions-yaml.md, rules
  * fn.yamldecode.*, fn.yamlencode.*): go-cty-yaml 1.0.2's YAMLDecodeFunc

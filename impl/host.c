@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * host.c — the host interface (spec/functions-files.md, rules host.*,
  * files.*): a file system confined to a base directory or held in memory,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * host.h — the host: what an evaluation may know of the outside world
  * (spec/functions-files.md, rules host.* and files.*).

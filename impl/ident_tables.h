@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * ident_tables.h — identifier character classes of upstream HCL's
  * scanner (Unicode 9.0.0 ID_Start and ID_Continue as byte patterns).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * jsonio.c — the JSON boundary (jsonio.h): typed values, types and plain
  * cty JSON, in and out.

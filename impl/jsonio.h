@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * jsonio.h — the JSON boundary: values and types in and out of JSON text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * lex.c — the lexer (spec/lexical.md, rules lex.*).
  *

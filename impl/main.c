@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * main.c — the `tfexpr` command line tool.
  *

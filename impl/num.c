@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * num.c — numbers over GMP and MPFR (spec/numbers.md).
  *

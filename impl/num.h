@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * num.h — numbers (spec/numbers.md, rules num.*).  The only module that
  * includes GMP and MPFR.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * parse.c — the expression parser (spec/grammar.md, rules gram.*).
  *

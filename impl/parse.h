@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * parse.h — the parser (spec/grammar.md, spec/templates.md).
  *

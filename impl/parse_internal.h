@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * parse_internal.h — what parse.c and parse_template.c share: the parser
  * state and its token, diagnostic and memory helpers.  Not installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * parse_template.c — templates: quoted strings, heredocs and bare
  * templates (spec/templates.md, rules tmpl.*).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * refs.c — static reference analysis (spec/references.md, rules refs.*):
  * the traversals an expression or template refers to, as upstream's

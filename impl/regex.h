@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regex.h — regular expressions exactly as Go 1.19's regexp package has
  * them (spec/functions-regex.md, rules re.*): Go's syntax with its Perl

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regex_exec.c — compiling and running Go 1.19 regular expressions
  * (spec/functions-regex.md, rules re.match.*, re.findall, re.replace,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regex_internal.h — what regex_parse.c and regex_exec.c share: the
  * syntax tree of a pattern (Go's regexp/syntax Regexp, with its operator

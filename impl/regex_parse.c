@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regex_parse.c — Go 1.19's regexp/syntax parser with the Perl flags
  * (spec/functions-regex.md, rules re.syntax.*).

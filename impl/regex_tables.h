@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regex_tables.h — Unicode data of Go's regexp (Unicode 13.0.0).
  *

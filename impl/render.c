@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * render.c — values as text for people (render.h): Terraform's console
  * format, the notation of the design notes, and Go's string quoting.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * render.h — values as text for people: the output of `terraform
  * console`, and the one-line notation of the design notes (semantics.md

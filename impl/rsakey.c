@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * rsakey.c — rsadecrypt's key parser and decryption (rsakey.h;
  * spec/functions-crypto.md, rules fn.rsadecrypt.*).

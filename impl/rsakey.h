@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * rsakey.h — rsadecrypt's machinery (spec/functions-crypto.md, rules
  * fn.rsadecrypt.*): Go's base64 StdEncoding decoder, the private key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * source.h — the parsed-source object behind the public tfx_source, shared
  * by the facade files (tfexpr.c, api_eval.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * text.c — UTF-8 and Unicode services over utf8proc.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * text.h — UTF-8 and Unicode services: decoding, grapheme clusters,
  * white space, NFC.  The only module that includes utf8proc.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * tfexpr.c — the public interface (tfexpr.h) over the modules: sources,
  * limits, dumps and diagnostic rendering.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * tfexpr.h — the public interface of libtfexpr, the reference evaluator of
  * the Terraform / OpenTofu expression language (HCL2 native-syntax

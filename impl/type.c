@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * type.c — cty's types (spec/values.md, rules type.*).
  *

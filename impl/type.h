@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * type.h — cty's types (spec/values.md, rules type.*).
  *

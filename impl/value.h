@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * value.h — cty's values (spec/values.md, rules value.*, mark.*, set.*).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # tools/bench.mk — `make bench`: lexer throughput of tfexpr, parse
 # throughput, and parse+evaluate throughput, of tfexpr against upstream HCL
 # on the same generated workloads (included by the top Makefile).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # tools/difftest.mk — `make difftest`: tfexpr against the reference adapter on
 # random expressions and templates (tools/difftest; included by the top
 # Makefile).  Disagreements not listed in tools/difftest-explained.json fail

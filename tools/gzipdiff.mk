@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # tools/gzipdiff.mk — `make gzipdiff`: tfexpr's Go-compatible gzip writer
 # (impl/deflate.c) against Go's compress/gzip on random inputs
 # (tools/gzipdiff).  Included by the top Makefile.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # tools/numdiff.mk — `make numdiff`: tfexpr's numbers against cty's on
 # random operations (tools/numdiff; included by the top Makefile).
 

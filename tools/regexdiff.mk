@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MPL-2.0
 # tools/regexdiff.mk — `make regexdiff`: tfexpr's regular expressions
 # against Go's regexp on random patterns and subjects (tools/regexdiff),
 # and the generated Unicode tables (tools/gen-regex-tables).  Included by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * adapter.c — the adapter process and the JSON-lines protocol
  * (conformance/README.md, "The protocol").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * compare.c — the four answer forms of the protocol, and the comparison
  * of one answer with a case's expectation (conformance/README.md, "The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * corpus.c — the suite's own files (categories.json, profiles.json), the
  * case files (conformance/README.md, "Case files"), selection by filters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * diag.c — diagnostics (conformance/README.md, "Expected results" and
  * "Comparing results"): checking them, mapping summaries to categories,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * expectations.c — an implementation's known failures
  * (conformance/README.md, "The runner"; schema/expectations.schema.json):

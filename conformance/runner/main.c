@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * main.c — bin/tfexpr-conformance, the conformance runner
  * (conformance/README.md, "The runner").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * refs.c — reference answers and expectations (conformance/README.md,
  * "Reference requests"): checking a list of traversals, and comparing an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * report.c — what every report shares (totals, areas, the readable detail
  * of a case), the text report, and the live progress line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * report_json.c — the JSON report (--format json): one object, keys in a
  * fixed order:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * report_junit.c — the JUnit XML report (--format junit): a testsuite per
  * area, a testcase per case.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * report_tap.c — the TAP report (--format tap), TAP version 13: the plan,
  * then one line per case.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * runner.h — declarations shared by the files of bin/tfexpr-conformance,
  * the conformance runner (conformance/README.md, "The runner").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * util.c — memory, growable buffers, string lists, UTF-8 cleaning, JSON
  * helpers and messages for the conformance runner.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * value.c — typed values (conformance/README.md, "Typed values"): checking
  * them against the grammar, comparing them level by level, rendering them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * bench_alloc.h — the malloc interposer of the benchmarks (bench_parse.c,
  * bench_eval.c), included once by each: with glibc and no sanitizer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * bench_eval.c — measures how fast tfexpr parses and evaluates, and what
  * memory that takes: for each FILE (eval-<workload>.hcl, variables in

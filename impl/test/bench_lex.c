@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * bench_lex.c — measures how fast the lexer alone (tfx_lex) turns files
  * into tokens: for each FILE (named <workload>.<size>.<mode>.hcl) it lexes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * bench_parse.c — measures how fast tfexpr parses files, and what memory a
  * parse takes: for each FILE (named <workload>.<size>.<mode>.hcl) it parses

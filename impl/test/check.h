@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * check.h — the assertions of the unit tests.  Each test program includes
  * it once, calls CHECK*, and returns check_report() from main, which prints

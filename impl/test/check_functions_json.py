@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MPL-2.0
 """check_functions_json.py TFEXPR — checks `tfexpr functions --json`
 against conformance/schema/functions.schema.json and what a schema cannot
 say: the output is one line of JSON, the same at every run; function names

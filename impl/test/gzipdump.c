@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * gzipdump.c — compresses inputs from stdin with tfexpr's Go-compatible
  * gzip writer (deflate.h), for tools/gzipdiff to compare with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * lexdump.c — prints tfexpr's tokens or parse diagnostics in go-lexdump's
  * format, for tools/lexdiff: reads JSON lines {"what", "mode",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * numdump.c — evaluates number operations with tfexpr's num module, one
  * JSON object per line, for tools/numdiff to compare with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * regexdump.c — runs tfexpr's regular expression engine (regex.h) on
  * requests from stdin, for tools/regexdiff to compare with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_adapter.c — unit tests of the conformance-protocol adapter
  * (adapter.c) through the public interface.

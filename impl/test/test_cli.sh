@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MPL-2.0
 # test_cli.sh TFEXPR — checks the tfexpr command line: help on every
 # command, exit statuses, and the adapter loop over a pipe.
 set -u

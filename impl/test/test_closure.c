@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_closure.c — unit tests of the functions of
  * spec/functions-closures.md (funcs_closure.c and the decoded arguments

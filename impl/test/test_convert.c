@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_convert.c — unit tests of conversion and unification (convert.h,
  * spec/conversion.md): table-driven, one row per case, covering every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_eval.c — unit tests of the evaluator (eval.c, eval_template.c):
  * every node kind, with the fixture variables of semantics.md 0.4, as

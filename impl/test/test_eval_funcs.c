@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_eval_funcs.c — func.c's name index (tfx_func_builtin,
  * tfx_func_builtin_opentofu) against the general lookup over the tables

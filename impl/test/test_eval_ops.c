@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_eval_ops.c — the direct call of operator and built-in functions
  * (eval.c's tfx_ev_func_call) against the generic machinery

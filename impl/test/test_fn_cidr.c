@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_cidr.c — unit tests of the IP network functions of
  * spec/functions-network.md (funcs_cidr.c): direct calls with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_crypto.c — unit tests of the hash and crypto functions of
  * spec/functions-crypto.md (funcs_crypto.c, rsakey.c): direct calls with

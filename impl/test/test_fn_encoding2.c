@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_encoding2.c — unit tests of Terraform's encoding functions of
  * spec/functions-encoding.md (funcs_encoding.c: base64encode,

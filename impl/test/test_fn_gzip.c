@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_gzip.c — unit tests of the Go-compatible gzip writer (deflate.h)
  * and of base64gzip (funcs_gzip.c; spec/functions-gzip.md).

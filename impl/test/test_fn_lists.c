@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_lists.c — unit tests of the list functions of
  * spec/functions-lists.md through the public API: a few results (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_maps_sets.c — unit tests of funcs_maps_sets.c (keys, values,
  * lookup, merge, zipmap, setunion, setintersection, setsubtract,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_numbers.c — unit tests of the number operations behind the
  * numeric functions (num.h, spec/functions-numbers.md): the initial

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_opentofu.c — unit tests of the function tables' flavors and of
  * OpenTofu's base64gunzip, urldecode and cidrcontains (funcs_opentofu.c;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_strings.c — unit tests of the string functions of
  * spec/functions-strings.md (funcs_string.c) and of the text services

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_fn_yaml.c — unit tests of yamldecode and yamlencode
  * (spec/functions-yaml.md, funcs_yaml.c): direct calls with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_func.c — unit tests of the call machinery (func.c, cty 1.12.1's
  * Function.Call) and of the operator and built-in functions, called

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_funcs_meta.c — unit tests of the function descriptions and of the
  * function table of `tfexpr functions` (funcs_meta.c).

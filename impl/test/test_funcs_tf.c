@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_funcs_tf.c — unit tests of Terraform's own functions of issue 10:
  * startswith, endswith, strcontains (funcs_string.c); alltrue, anytrue,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_host.c — unit tests of the host interface (host.c) and the
  * functions that use it (funcs_files.c), spec/functions-files.md: what the

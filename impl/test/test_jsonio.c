@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_jsonio.c — unit tests of the JSON boundary and of value rendering
  * (jsonio.h, render.h): typed values of every type, state and mark in

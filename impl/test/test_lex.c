@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_lex.c — the lexer's fast paths against its general path: random
  * inputs lexed by tfx_lex (first-byte dispatch, literal runs scanned once,

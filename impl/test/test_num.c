@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_num.c — unit tests of the numbers (num.h, spec/numbers.md): every
  * verified example of the design notes' rules N3–N22, asserted exactly.

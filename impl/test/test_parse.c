@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_parse.c — unit tests of parsing: limits (nesting, size),
  * pathological nesting of every construct, dumps and diagnostics rendering

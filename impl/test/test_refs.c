@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_refs.c — unit tests of the static reference analysis (refs.c,
  * spec/references.md) and of typed-unknown contexts (check.c) through the

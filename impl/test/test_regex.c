@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_regex.c — unit tests of the regular expression engine (regex.h,
  * regex_parse.c, regex_exec.c) and of regex, regexall and replace

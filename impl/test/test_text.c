@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_text.c — unit tests of text.h's fast paths against the general
  * paths they stand for, on random inputs ([value.string.nfc]).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * test_value.c — unit tests of types and values (type.h, value.h,
  * spec/values.md): constructors, NFC, marks, set order and deduplication

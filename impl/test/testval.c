@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * testval.c — the shared constructors, calls and runner of the unit tests
  * of functions (testval.h).

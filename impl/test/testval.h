@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * testval.h — what the unit tests of functions share: short constructors
  * of values and types in the evaluation context C, direct calls through

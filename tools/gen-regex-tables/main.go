@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // gen-regex-tables writes impl/regex_tables.h: the Unicode data that Go's
 // regexp uses (the unicode package of the Go that runs this program), for
 // impl/regex_parse.c and impl/regex_exec.c.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // go-gzipdump answers tools/gzipdiff's requests with Go's compress/gzip
 // (the Go that builds it: 1.19 for profile P14), in the format of
 // impl/test/gzipdump.c, which documents it:

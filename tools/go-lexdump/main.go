@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // Command go-lexdump prints the tokens upstream HCL's scanner produces,
 // one JSON object per line, so that tfexpr's lexer can be compared with it
 // (tools/lexdiff).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // Command go-numdump evaluates number operations with upstream cty, one
 // JSON object per line, so that tfexpr's numbers can be compared with
 // cty's (tools/numdiff).

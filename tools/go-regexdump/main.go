@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // go-regexdump answers tools/regexdiff's requests with Go's regexp (the
 // Go that builds it: 1.19 for profile P14), in the line format of
 // impl/test/regexdump.c, which documents it:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // Command go-hcl-adapter is the reference adapter of the tfexpr conformance
 // suite. It speaks the suite's JSON-lines protocol (conformance/README.md) on
 // stdin/stdout and answers every case with what upstream HCL 2.14.1 and

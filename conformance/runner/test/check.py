@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MPL-2.0
 """check.py — checks the reports of bin/tfexpr-conformance for selftest.sh.
 
 Every check prints one line, "ok - WHAT" or "not ok - WHAT: WHY"; the

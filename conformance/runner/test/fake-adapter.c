@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MPL-2.0 */
 /*
  * fake-adapter.c — a conformance-protocol adapter that misbehaves on
  * command, for the runner's self-tests (conformance/runner/test/).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MPL-2.0
 # selftest.sh RUNNER FAKE — the self-tests of the conformance runner
 # (make runner-test).
 #

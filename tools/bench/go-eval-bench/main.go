@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // Command go-eval-bench measures how fast upstream HCL parses and
 // evaluates expressions: for each FILE (eval-<workload>.hcl, with its
 // variables in eval-<workload>.vars.json as plain cty JSON) it parses and

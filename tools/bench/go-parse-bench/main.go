@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MPL-2.0
 // Command go-parse-bench measures how fast upstream HCL parses files:
 // for each FILE (named <workload>.<size>.<mode>.hcl) it parses the whole
 // file repeatedly for at least the given time and prints one JSON line
