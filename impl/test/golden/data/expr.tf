@@ -1,0 +1,2 @@
+var.a[0] +
+  local.b
