@@ -114,10 +114,13 @@ $(BUILD)/libtfexpr.so: $(LIB_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libtfexpr.so.$(SOMAJOR) -o $@ $^ $(DEP_LIBS)
 
-$(BIN)/tfexpr: impl/main.c impl/tfexpr.h $(BUILD)/libtfexpr.a
+# The tool's own sources (not in the library); only it links libedit, for
+# `tfexpr console`'s line editing.
+CLI_SRC := impl/main.c $(wildcard impl/cli/*.c)
+$(BIN)/tfexpr: $(CLI_SRC) impl/cli/cli.h impl/tfexpr.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ impl/main.c $(BUILD)/libtfexpr.a $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl $$(pkg-config --cflags libedit) -o $@ $(CLI_SRC) $(BUILD)/libtfexpr.a $(DEP_LIBS) $$(pkg-config --libs libedit)
 
 # ---------------------------------------------------------------------------
 # The conformance runner, its fake adapter, and the reference adapter
@@ -237,7 +240,7 @@ asan:
 # ---------------------------------------------------------------------------
 # Static analysis: clang-tidy (.clang-tidy), cppcheck, clang's analyzer.
 
-C_SRC := $(LIB_SRC) impl/main.c $(UNIT_SRC) impl/test/testval.c $(TOOL_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
+C_SRC := $(LIB_SRC) $(CLI_SRC) $(UNIT_SRC) impl/test/testval.c $(TOOL_SRC) $(RUNNER_SRC) conformance/runner/test/fake-adapter.c
 
 lint: lint-tidy lint-cppcheck lint-scan
 

@@ -21,8 +21,7 @@
  * (funcs_meta.c), which the static library gives the tool. */
 #include "funcs_meta.h"
 
-#define EXIT_INPUT_ERRORS 1
-#define EXIT_USAGE 2
+#include "cli/cli.h"
 
 static const char usage_main[] =
     "usage: tfexpr [--help] [--version] COMMAND [ARGS]\n"
@@ -176,10 +175,10 @@ static int common_args(int argc, char **argv, const char *usage)
     if (argc < 2)
         return -1;
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        fputs(usage, stdout);
+        cli_puts(stdout, usage);
         return EXIT_SUCCESS;
     }
-    fprintf(stderr, "tfexpr %s: unexpected argument '%s'\n%s", argv[0],
+    cli_msg("tfexpr %s: unexpected argument '%s'\n%s", argv[0],
             argv[1], usage);
     return EXIT_USAGE;
 }
@@ -197,7 +196,7 @@ static int cmd_adapter(int argc, char **argv)
         return rc;
     a = tfx_adapter_new();
     if (a == NULL) {
-        fputs("tfexpr adapter: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr adapter: out of memory\n");
         return EXIT_USAGE;
     }
     while ((n = getline(&line, &cap, stdin)) > 0) {
@@ -205,15 +204,15 @@ static int cmd_adapter(int argc, char **argv)
         char *answer = tfx_adapter_handle(a, line, (size_t)n, &stop);
 
         if (answer != NULL) {
-            if (fputs(answer, stdout) == EOF || fputc('\n', stdout) == EOF
-                || fflush(stdout) == EOF) {
+            cli_puts(stdout, answer);
+            if (fputc('\n', stdout) == EOF || fflush(stdout) == EOF || ferror(stdout)) {
                 tfx_free(answer);
                 status = EXIT_USAGE;
                 break;
             }
             tfx_free(answer);
         } else if (!stop) {
-            fputs("tfexpr adapter: out of memory\n", stderr);
+            cli_puts(stderr, "tfexpr adapter: out of memory\n");
             status = EXIT_USAGE;
             break;
         }
@@ -309,7 +308,7 @@ static int cmd_parse(int argc, char **argv)
     tfx_limits_init(&limits);
     for (a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(usage_parse, stdout);
+            cli_puts(stdout, usage_parse);
             return EXIT_SUCCESS;
         } else if (strcmp(argv[a], "--template") == 0) {
             mode = TFX_MODE_TEMPLATE;
@@ -327,7 +326,7 @@ static int cmd_parse(int argc, char **argv)
             } else if (strcmp(f, "source") == 0)
                 format = TFX_DUMP_SOURCE;
             else {
-                fprintf(stderr, "tfexpr parse: unknown format '%s'\n%s", f, usage_parse);
+                cli_msg("tfexpr parse: unknown format '%s'\n%s", f, usage_parse);
                 return EXIT_USAGE;
             }
         } else if (strcmp(argv[a], "--limit-depth") == 0 && a + 1 < argc) {
@@ -335,7 +334,7 @@ static int cmd_parse(int argc, char **argv)
             unsigned long v = strtoul(argv[++a], &end, 10);
 
             if (*end != '\0' || v == 0) {
-                fprintf(stderr, "tfexpr parse: --limit-depth needs a positive number\n");
+                cli_msg("tfexpr parse: --limit-depth needs a positive number\n");
                 return EXIT_USAGE;
             }
             limits.max_depth = v;
@@ -344,57 +343,57 @@ static int cmd_parse(int argc, char **argv)
         } else if ((argv[a][0] != '-' || strcmp(argv[a], "-") == 0) && file == NULL && text == NULL) {
             file = argv[a];
         } else {
-            fprintf(stderr, "tfexpr parse: unexpected argument '%s'\n%s", argv[a], usage_parse);
+            cli_msg("tfexpr parse: unexpected argument '%s'\n%s", argv[a], usage_parse);
             return EXIT_USAGE;
         }
     }
     if (file == NULL && text == NULL) {
-        fprintf(stderr, "tfexpr parse: no input\n%s", usage_parse);
+        cli_msg("tfexpr parse: no input\n%s", usage_parse);
         return EXIT_USAGE;
     }
     input = read_input(file, text, &name, &n);
     if (input == NULL) {
-        fprintf(stderr, "tfexpr parse: cannot read %s\n", file != NULL ? file : "the input");
+        cli_msg("tfexpr parse: cannot read %s\n", file != NULL ? file : "the input");
         return EXIT_USAGE;
     }
     src = tfx_source_parse(name, input, n, mode, &limits);
     free(input);
     if (src == NULL) {
-        fputs("tfexpr parse: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr parse: out of memory\n");
         return EXIT_USAGE;
     }
     status = tfx_source_has_errors(src) ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
     if (json) {
         char *tree = status == EXIT_SUCCESS ? tfx_source_dump(src, TFX_DUMP_JSON) : NULL;
 
-        printf("{\"ok\":%s", status == EXIT_SUCCESS ? "true" : "false");
+        cli_printf(stdout, "{\"ok\":%s", status == EXIT_SUCCESS ? "true" : "false");
         if (tree != NULL)
-            printf(",\"tree\":%s", tree);
+            cli_printf(stdout, ",\"tree\":%s", tree);
         tfx_free(tree);
-        fputs(",\"diagnostics\":[", stdout);
+        cli_puts(stdout, ",\"diagnostics\":[");
         for (i = 0; i < tfx_source_diagnostic_count(src); i++) {
             char *d = tfx_diagnostic_json(tfx_source_diagnostic(src, i));
 
-            printf("%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
+            cli_printf(stdout, "%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
             tfx_free(d);
         }
-        puts("]}");
+        cli_putline("]}");
     } else {
         for (i = 0; i < tfx_source_diagnostic_count(src); i++) {
             char *d = tfx_diagnostic_render(src, tfx_source_diagnostic(src, i));
 
             if (d != NULL)
-                fputs(d, stderr);
+                cli_puts(stderr, d);
             tfx_free(d);
         }
         if (status == EXIT_SUCCESS) {
             char *tree = tfx_source_dump(src, format);
 
             if (tree == NULL) {
-                fputs("tfexpr parse: out of memory\n", stderr);
+                cli_puts(stderr, "tfexpr parse: out of memory\n");
                 status = EXIT_USAGE;
             } else {
-                puts(tree);
+                cli_putline(tree);
             }
             tfx_free(tree);
         }
@@ -414,7 +413,7 @@ static void print_diags(const tfx_source *src, const tfx_result *r)
         char *text = tfx_diagnostic_render(src, d);
 
         if (text != NULL)
-            fputs(text, stderr);
+            cli_puts(stderr, text);
         tfx_free(text);
     }
 }
@@ -434,26 +433,27 @@ static int print_eval_json(const tfx_source *src, const tfx_result *r)
 
     int shown = value != NULL || r == NULL || tfx_result_has_errors(r);
 
-    printf("{\"ok\":%s", value != NULL ? "true" : "false");
+    cli_printf(stdout, "{\"ok\":%s", value != NULL ? "true" : "false");
     if (value != NULL)
-        printf(",\"value\":%s", value);
+        cli_printf(stdout, ",\"value\":%s", value);
     if (!shown) {
-        printf(",\"error\":\"%s\"", unshowable);
-        fprintf(stderr, "tfexpr eval: %s\n", unshowable);
+        cli_puts(stdout, ",\"error\":");
+        cli_json_string(stdout, unshowable, strlen(unshowable));
+        cli_msg("tfexpr eval: %s\n", unshowable);
     }
     if (type != NULL) {
-        fputs(",\"type\":\"", stdout);
-        fputs(type, stdout);   /* type syntax has no characters JSON must escape */
-        fputs("\"", stdout);
+        /* an attribute name in quotes, {"a b"=number}, must be escaped */
+        cli_puts(stdout, ",\"type\":");
+        cli_json_string(stdout, type, strlen(type));
     }
-    fputs(",\"diagnostics\":[", stdout);
+    cli_puts(stdout, ",\"diagnostics\":[");
     for (i = 0; i < n; i++) {
         char *d = tfx_diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i));
 
-        printf("%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
+        cli_printf(stdout, "%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
         tfx_free(d);
     }
-    puts("]}");
+    cli_putline("]}");
     tfx_free(value);
     tfx_free(type);
     return shown;
@@ -469,12 +469,12 @@ static int load_vars_file(tfx_context *ctx, const char *path)
     int ok;
 
     if (text == NULL) {
-        fprintf(stderr, "tfexpr eval: cannot read %s\n", path);
+        cli_msg("tfexpr eval: cannot read %s\n", path);
         return 0;
     }
     ok = tfx_context_set_typed_all(ctx, text, n, &error) == 0;
     if (!ok)
-        fprintf(stderr, "tfexpr eval: %s: %s\n", path, error != NULL ? error : "out of memory");
+        cli_msg("tfexpr eval: %s: %s\n", path, error != NULL ? error : "out of memory");
     tfx_free(error);
     free(text);
     return ok;
@@ -489,7 +489,7 @@ static int load_var(tfx_context *ctx, const char *arg)
     int ok;
 
     if (eq == NULL || eq == arg) {
-        fprintf(stderr, "tfexpr eval: --var needs NAME=JSON, got '%s'\n", arg);
+        cli_msg("tfexpr eval: --var needs NAME=JSON, got '%s'\n", arg);
         return 0;
     }
     name = malloc((size_t)(eq - arg) + 1);
@@ -499,7 +499,7 @@ static int load_var(tfx_context *ctx, const char *arg)
     name[eq - arg] = '\0';
     ok = tfx_context_set_json(ctx, name, eq + 1, strlen(eq + 1), &error) == 0;
     if (!ok)
-        fprintf(stderr, "tfexpr eval: --var %s: %s\n", name, error != NULL ? error : "out of memory");
+        cli_msg("tfexpr eval: --var %s: %s\n", name, error != NULL ? error : "out of memory");
     tfx_free(error);
     free(name);
     return ok;
@@ -524,13 +524,13 @@ static int set_eval_limit(tfx_eval_limits *limits, const char *option, const cha
     else if (strcmp(option, "--limit-memory") == 0)
         field = &limits->max_memory_bytes;
     if (field == NULL) {
-        fprintf(stderr, "tfexpr eval: unknown limit '%s'\n%s", option, usage_eval);
+        cli_msg("tfexpr eval: unknown limit '%s'\n%s", option, usage_eval);
         return 0;
     }
     errno = 0;
     v = strtoull(arg, &end, 10);
     if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || v == 0 || errno != 0 || v > SIZE_MAX) {
-        fprintf(stderr, "tfexpr eval: %s needs a positive number, not '%s'\n", option, arg);
+        cli_msg("tfexpr eval: %s needs a positive number, not '%s'\n", option, arg);
         return 0;
     }
     *field = (size_t)v;
@@ -551,7 +551,7 @@ static bool set_host_option(tfx_host *host, const char *opt, const char *arg)
         errno = 0;
         seed = strtoull(arg, &end, 10);
         if (arg[0] == '\0' || arg[0] == '-' || *end != '\0' || errno != 0) {
-            fprintf(stderr, "tfexpr eval: --seed needs a number from 0 to %llu, not '%s'\n",
+            cli_msg("tfexpr eval: --seed needs a number from 0 to %llu, not '%s'\n",
                     ULLONG_MAX, arg);
             return false;
         }
@@ -568,7 +568,7 @@ static bool set_host_option(tfx_host *host, const char *opt, const char *arg)
             rc = tfx_host_set_plan_timestamp(host, arg, &error);
     }
     if (rc != 0) {
-        fprintf(stderr, "tfexpr eval: %s: %s\n", opt, error != NULL ? error : "out of memory");
+        cli_msg("tfexpr eval: %s: %s\n", opt, error != NULL ? error : "out of memory");
         tfx_free(error);
         return false;
     }
@@ -596,7 +596,7 @@ static int cmd_eval(int argc, char **argv)
     ctx = tfx_context_new();
     host = tfx_host_new();
     if (ctx == NULL || host == NULL) {
-        fputs("tfexpr eval: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr eval: out of memory\n");
         tfx_context_free(ctx);
         tfx_host_free(host);
         return EXIT_USAGE;
@@ -622,7 +622,7 @@ static int cmd_eval(int argc, char **argv)
     tfx_context_set_host(ctx, host);
     for (a = 1; a < argc && status == EXIT_SUCCESS; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(usage_eval, stdout);
+            cli_puts(stdout, usage_eval);
             tfx_context_free(ctx);
             tfx_host_free(host);
             return EXIT_SUCCESS;
@@ -637,7 +637,7 @@ static int cmd_eval(int argc, char **argv)
                 tfx_context_set_flavor(ctx, strcmp(f, "opentofu") == 0 ? TFX_FLAVOR_OPENTOFU
                                                                       : TFX_FLAVOR_TERRAFORM);
             } else {
-                fprintf(stderr, "tfexpr eval: unknown flavor '%s'\n%s", f, usage_eval);
+                cli_msg("tfexpr eval: unknown flavor '%s'\n%s", f, usage_eval);
                 status = EXIT_USAGE;
             }
         } else if (strcmp(argv[a], "--format") == 0 && a + 1 < argc) {
@@ -646,7 +646,7 @@ static int cmd_eval(int argc, char **argv)
             if (strcmp(f, "text") == 0 || strcmp(f, "json") == 0) {
                 json = strcmp(f, "json") == 0;
             } else {
-                fprintf(stderr, "tfexpr eval: unknown format '%s'\n%s", f, usage_eval);
+                cli_msg("tfexpr eval: unknown format '%s'\n%s", f, usage_eval);
                 status = EXIT_USAGE;
             }
         } else if (strcmp(argv[a], "--vars") == 0 && a + 1 < argc) {
@@ -674,12 +674,12 @@ static int cmd_eval(int argc, char **argv)
         } else if (strcmp(argv[a], "--") == 0 && a + 1 < argc && file == NULL && text == NULL) {
             text = argv[++a];
         } else {
-            fprintf(stderr, "tfexpr eval: unexpected argument '%s'\n%s", argv[a], usage_eval);
+            cli_msg("tfexpr eval: unexpected argument '%s'\n%s", argv[a], usage_eval);
             status = EXIT_USAGE;
         }
     }
     if (status == EXIT_SUCCESS && file == NULL && text == NULL) {
-        fprintf(stderr, "tfexpr eval: no expression\n%s", usage_eval);
+        cli_msg("tfexpr eval: no expression\n%s", usage_eval);
         status = EXIT_USAGE;
     }
     if (status != EXIT_SUCCESS) {
@@ -689,7 +689,7 @@ static int cmd_eval(int argc, char **argv)
     }
     input = read_input(file, text, &name, &n);
     if (input == NULL) {
-        fprintf(stderr, "tfexpr eval: cannot read %s\n", file != NULL ? file : "the input");
+        cli_msg("tfexpr eval: cannot read %s\n", file != NULL ? file : "the input");
         tfx_context_free(ctx);
         tfx_host_free(host);
         return EXIT_USAGE;
@@ -699,7 +699,7 @@ static int cmd_eval(int argc, char **argv)
     if (src != NULL && !tfx_source_has_errors(src))
         r = tfx_evaluate(src, ctx, &limits);
     if (src == NULL || (r == NULL && !tfx_source_has_errors(src))) {
-        fputs("tfexpr eval: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr eval: out of memory\n");
         status = EXIT_USAGE;
     } else {
         int failed = r == NULL || tfx_result_has_errors(r);
@@ -714,10 +714,10 @@ static int cmd_eval(int argc, char **argv)
                 char *shown = tfx_result_render(r);
 
                 if (shown == NULL) {
-                    fprintf(stderr, "tfexpr eval: %s\n", unshowable);
+                    cli_msg("tfexpr eval: %s\n", unshowable);
                     status = EXIT_USAGE;
                 } else {
-                    puts(shown);
+                    cli_putline(shown);
                 }
                 tfx_free(shown);
             }
@@ -752,7 +752,7 @@ static int parse_input_args(const char *cmd, const char *usage, int allow_types,
         int have = in->file != NULL || in->text != NULL;
 
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(usage, stdout);
+            cli_puts(stdout, usage);
             return EXIT_SUCCESS;
         } else if (strcmp(argv[a], "--template") == 0) {
             in->mode = TFX_MODE_TEMPLATE;
@@ -760,7 +760,7 @@ static int parse_input_args(const char *cmd, const char *usage, int allow_types,
             const char *f = argv[++a];
 
             if (strcmp(f, "text") != 0 && strcmp(f, "json") != 0) {
-                fprintf(stderr, "tfexpr %s: unknown format '%s'\n%s", cmd, f, usage);
+                cli_msg("tfexpr %s: unknown format '%s'\n%s", cmd, f, usage);
                 return EXIT_USAGE;
             }
             in->json = strcmp(f, "json") == 0;
@@ -775,12 +775,12 @@ static int parse_input_args(const char *cmd, const char *usage, int allow_types,
         } else if (argv[a][0] != '-' && !have) {
             in->text = argv[a];
         } else {
-            fprintf(stderr, "tfexpr %s: unexpected argument '%s'\n%s", cmd, argv[a], usage);
+            cli_msg("tfexpr %s: unexpected argument '%s'\n%s", cmd, argv[a], usage);
             return EXIT_USAGE;
         }
     }
     if (in->file == NULL && in->text == NULL) {
-        fprintf(stderr, "tfexpr %s: no expression\n%s", cmd, usage);
+        cli_msg("tfexpr %s: no expression\n%s", cmd, usage);
         return EXIT_USAGE;
     }
     return -1;
@@ -796,13 +796,13 @@ static tfx_source *parse_input(const char *cmd, const input_args *in)
     tfx_source *src;
 
     if (input == NULL) {
-        fprintf(stderr, "tfexpr %s: cannot read %s\n", cmd, in->file != NULL ? in->file : "the input");
+        cli_msg("tfexpr %s: cannot read %s\n", cmd, in->file != NULL ? in->file : "the input");
         return NULL;
     }
     src = tfx_source_parse(name, input, n, in->mode, NULL);
     free(input);
     if (src == NULL)
-        fprintf(stderr, "tfexpr %s: out of memory\n", cmd);
+        cli_msg("tfexpr %s: out of memory\n", cmd);
     return src;
 }
 
@@ -812,14 +812,14 @@ static void print_diags_json(const tfx_source *src, const tfx_result *r)
     size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
     size_t i;
 
-    fputs(",\"diagnostics\":[", stdout);
+    cli_puts(stdout, ",\"diagnostics\":[");
     for (i = 0; i < n; i++) {
         char *d = tfx_diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i));
 
-        printf("%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
+        cli_printf(stdout, "%s%s", i > 0 ? "," : "", d != NULL ? d : "null");
         tfx_free(d);
     }
-    puts("]}");
+    cli_putline("]}");
 }
 
 /* [refs.result] [refs.text] [refs.parse-errors] */
@@ -838,8 +838,8 @@ static int cmd_refs(int argc, char **argv)
     if (!tfx_source_has_errors(src)) {
         refs = tfx_source_refs(src);
         if (refs == NULL) {
-            fputs("tfexpr refs: out of memory, or an index key is a number too long to write out\n",
-                  stderr);
+            cli_puts(stderr,
+                     "tfexpr refs: out of memory, or an index key is a number too long to write out\n");
             tfx_source_free(src);
             return EXIT_USAGE;
         }
@@ -849,12 +849,12 @@ static int cmd_refs(int argc, char **argv)
         char *list = refs != NULL ? tfx_refs_json(refs) : NULL;
 
         if (refs != NULL && list == NULL) {
-            fputs("tfexpr refs: out of memory\n", stderr);
+            cli_puts(stderr, "tfexpr refs: out of memory\n");
             status = EXIT_USAGE;
         }
-        printf("{\"ok\":%s", list != NULL ? "true" : "false");
+        cli_printf(stdout, "{\"ok\":%s", list != NULL ? "true" : "false");
         if (list != NULL)
-            printf(",\"refs\":%s", list);
+            cli_printf(stdout, ",\"refs\":%s", list);
         tfx_free(list);
         print_diags_json(src, NULL);
     } else {
@@ -864,7 +864,7 @@ static int cmd_refs(int argc, char **argv)
         for (i = 0; i < tfx_refs_count(refs); i++) {
             tfx_range rg = tfx_ref_range(refs, i);
 
-            printf("%s\t%s:%zu:%zu-%zu:%zu\n", tfx_ref_text(refs, i),
+            cli_printf(stdout, "%s\t%s:%zu:%zu-%zu:%zu\n", tfx_ref_text(refs, i),
                    in.file == NULL ? "<expression>" : strcmp(in.file, "-") == 0 ? "<stdin>" : in.file,
                    rg.start.line, rg.start.column, rg.end.line, rg.end.column);
         }
@@ -885,12 +885,12 @@ static int load_types_file(tfx_context *ctx, const char *path)
     int ok;
 
     if (text == NULL) {
-        fprintf(stderr, "tfexpr check: cannot read %s\n", path);
+        cli_msg("tfexpr check: cannot read %s\n", path);
         return 0;
     }
     ok = tfx_context_set_unknown_all(ctx, text, n, &error) == 0;
     if (!ok)
-        fprintf(stderr, "tfexpr check: %s: %s\n", path, error != NULL ? error : "out of memory");
+        cli_msg("tfexpr check: %s: %s\n", path, error != NULL ? error : "out of memory");
     tfx_free(error);
     free(text);
     return ok;
@@ -909,7 +909,7 @@ static int cmd_check(int argc, char **argv)
         return status;
     ctx = tfx_context_new();
     if (ctx == NULL) {
-        fputs("tfexpr check: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr check: out of memory\n");
         return EXIT_USAGE;
     }
     if (in.types != NULL && !load_types_file(ctx, in.types)) {
@@ -924,7 +924,7 @@ static int cmd_check(int argc, char **argv)
     if (!tfx_source_has_errors(src))
         r = tfx_evaluate(src, ctx, NULL);
     if (r == NULL && !tfx_source_has_errors(src)) {
-        fputs("tfexpr check: out of memory\n", stderr);
+        cli_puts(stderr, "tfexpr check: out of memory\n");
         status = EXIT_USAGE;
     } else {
         int failed = r == NULL || tfx_result_has_errors(r);
@@ -933,17 +933,19 @@ static int cmd_check(int argc, char **argv)
 
         status = failed ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
         if (!failed && (type == NULL || type_json == NULL)) {
-            fputs("tfexpr check: out of memory\n", stderr);
+            cli_puts(stderr, "tfexpr check: out of memory\n");
             status = EXIT_USAGE;
         } else if (in.json) {
-            printf("{\"ok\":%s", failed ? "false" : "true");
-            if (!failed)
-                printf(",\"type\":%s,\"type_text\":\"%s\"", type_json, type);
+            cli_printf(stdout, "{\"ok\":%s", failed ? "false" : "true");
+            if (!failed) {
+                cli_printf(stdout, ",\"type\":%s,\"type_text\":", type_json);
+                cli_json_string(stdout, type, strlen(type));
+            }
             print_diags_json(src, r);
         } else {
             print_diags(src, r);
             if (!failed)
-                puts(type);
+                cli_putline(type);
         }
         tfx_free(type);
         tfx_free(type_json);
@@ -963,7 +965,7 @@ static int cmd_functions(int argc, char **argv)
 
     for (a = 1; a < argc; a++) {
         if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-            fputs(usage_functions, stdout);
+            cli_puts(stdout, usage_functions);
             return EXIT_SUCCESS;
         } else if (strcmp(argv[a], "--json") == 0) {
             json = 1;
@@ -972,21 +974,21 @@ static int cmd_functions(int argc, char **argv)
                        || strcmp(argv[a + 1], "opentofu") == 0)) {
             opentofu = strcmp(argv[++a], "opentofu") == 0;
         } else {
-            fprintf(stderr, "tfexpr functions: unexpected argument '%s'\n%s", argv[a],
+            cli_msg("tfexpr functions: unexpected argument '%s'\n%s", argv[a],
                     usage_functions);
             return EXIT_USAGE;
         }
     }
     table = tfx_fn_table_flavor(json, opentofu, &error);
     if (table == NULL) {
-        fprintf(stderr, "tfexpr functions: %s\n", error != NULL ? error : "out of memory");
+        cli_msg("tfexpr functions: %s\n", error != NULL ? error : "out of memory");
         free(error);
         return EXIT_USAGE;
     }
     if (json)
-        puts(table);
+        cli_putline(table);
     else
-        fputs(table, stdout);
+        cli_puts(stdout, table);
     free(table);
     return EXIT_SUCCESS;
 }
@@ -997,19 +999,19 @@ static int cmd_version(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
-    printf("tfexpr %s\n", tfx_version());
+    cli_printf(stdout, "tfexpr %s\n", tfx_version());
     return EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage_main, stderr);
+        cli_puts(stderr, usage_main);
         return EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0
         || strcmp(argv[1], "help") == 0) {
-        fputs(usage_main, stdout);
+        cli_puts(stdout, usage_main);
         return EXIT_SUCCESS;
     }
     if (strcmp(argv[1], "--version") == 0)
@@ -1028,6 +1030,6 @@ int main(int argc, char **argv)
         return cmd_functions(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0)
         return cmd_version(argc - 1, argv + 1);
-    fprintf(stderr, "tfexpr: unknown command '%s'\n%s", argv[1], usage_main);
+    cli_msg("tfexpr: unknown command '%s'\n%s", argv[1], usage_main);
     return EXIT_USAGE;
 }

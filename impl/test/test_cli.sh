@@ -3,9 +3,30 @@
 # test_cli.sh TFEXPR — checks the tfexpr command line: help on every
 # command, exit statuses, and the adapter loop over a pipe.
 set -u
-tfexpr=${1:?usage: test_cli.sh PATH-TO-TFEXPR}
+real_tfexpr=${1:?usage: test_cli.sh PATH-TO-TFEXPR}
+here=$(cd "$(dirname "$0")" && pwd)
 passed=0
 failed=0
+
+# Every JSON output is kept and validated at the end against its schema
+# (impl/schema/cli-*.schema.json, by impl/test/check_cli_json.py): the tests
+# run tfexpr through a wrapper that keeps what a `--format json` or
+# `--json` run writes on standard output.
+jsondir=$(mktemp -d "${TMPDIR:-/tmp}/tfx-cli-json.XXXXXX")
+trap 'rm -rf "$jsondir"' EXIT
+tfexpr=$jsondir/tfexpr
+cat >"$tfexpr" <<WRAPPER
+#!/bin/sh
+case " \$* " in
+    *" --format json "*|*" --json "*)
+        out=\$(mktemp "$jsondir/\$1.XXXXXX")
+        printf '%s\\0' "\$@" >"\$out.args"
+        "$real_tfexpr" "\$@" >"\$out"; rc=\$?
+        cat "\$out"; exit \$rc ;;
+esac
+exec "$real_tfexpr" "\$@"
+WRAPPER
+chmod +x "$tfexpr"
 
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "test_cli: FAIL: $*" >&2; }
@@ -288,6 +309,45 @@ if printf '%s\n' "$out" | sed -n 1p | grep -q '"flavor.opentofu".*"fn:base64gunz
 if printf '%s\n' "$out" | sed -n 2p | grep -q '"value":{"type":"string","v":"A"}'; then ok; else bad "adapter flavor opentofu: $(printf '%s\n' "$out" | sed -n 2p)"; fi
 if printf '%s\n' "$out" | sed -n 3p | grep -q '"summary":"Call to unknown function"'; then ok; else bad "adapter flavor terraform"; fi
 if printf '%s\n' "$out" | sed -n 4p | grep -q '"errored":true'; then ok; else bad "adapter unknown flavor"; fi
+
+# Always-valid output (issue 14): a type name with quoted attribute names
+# is escaped in eval's "type" and check's "type_text"; invalid UTF-8 in the
+# input comes out as U+FFFD, in JSON and in text.
+out=$("$tfexpr" eval --format json '{"a b" = 1}')
+if [ "$out" = '{"ok":true,"value":{"type":["object",{"a b":"number"}],"v":{"a b":{"v":"1"}}},"type":"object({\"a b\"=number})","diagnostics":[]}' ]; then ok; else bad "eval --format json: quoted attribute in type: $out"; fi
+out=$("$tfexpr" check --format json '{"x\"y" = [1], "\\" = {"c d" = "\u0001"}}')
+case "$out" in
+    *'"type_text":"object({\"\\\\\"=object({\"c d\"=string}),\"x\\\"y\"=tuple([number])})"'*) ok ;;
+    *) bad "check --format json: escaped type_text: $out" ;;
+esac
+for e in '{"a b" = 1}' '{"\"" = "\n\t\u0007"}' '["\u00ff", "\U0001F600"]' 'tomap({"a\\b" = 1})' \
+         '[for k, v in {"x y" = 1}: {(k) = v}]' 'type({"q\"" = 1})' 'nosuch.x' '"${' '{a = 1}.' \
+         'tolist([{"s p" = true}])' 'jsondecode("{\"k k\":[1,\"x\"]}")' 'sensitive({"a b" = 1})' \
+         "$(printf '"\377\376"')" "$(printf '{"k\300" = 1}')" "$(printf 'a.\355\240\200')"; do
+    for c in eval parse refs check; do
+        "$tfexpr" "$c" --format json "$e" >/dev/null 2>&1
+        printf '%s' "$e" | "$tfexpr" "$c" --format json - >/dev/null 2>&1
+    done
+done
+err=$("$tfexpr" eval "$(printf '"a\377"')" 2>&1)
+case "$err" in
+    *"$(printf '"a\357\277\275"')"*) ok ;;
+    *) bad "eval: an invalid byte in a diagnostic's source line: $err" ;;
+esac
+if printf '%s' "$err" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then ok; else bad "eval: diagnostics not valid UTF-8"; fi
+err=$("$tfexpr" parse --file "$(printf '/nonexistent/\377')" 2>&1)
+if printf '%s' "$err" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then ok; else bad "parse: message not valid UTF-8: $err"; fi
+
+# Every JSON output above, against its schema.
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    if python3 "$here/check_cli_json.py" "$jsondir" >/tmp/tfx-cli.$$ 2>&1; then
+        ok; cat /tmp/tfx-cli.$$
+    else
+        bad "$(cat /tmp/tfx-cli.$$)"
+    fi
+else
+    echo "test_cli: python3-jsonschema missing, JSON outputs not validated" >&2
+fi
 
 rm -f /tmp/tfx-cli.$$
 echo "test_cli: $passed passed, $failed failed"
