@@ -25,18 +25,25 @@
 typedef enum { PART_LITERAL, PART_INTERP, PART_IF, PART_FOR, PART_END_CTRL, PART_END } part_kind;
 typedef enum { CTRL_ENDIF, CTRL_ELSE, CTRL_ENDFOR } ctrl_kind;
 
+/* A part is 16 bytes: a template of a million parts is a list of 16 MB on
+ * the scratch stack, where parts that held their text, ranges and
+ * variables took 120 bytes each and made large templates slow by memory
+ * traffic alone.  What a part stands for is in the node it points to,
+ * made in pass 1 and completed in pass 3. */
 typedef struct {
-    part_kind kind;
-    tfx_range range;
-    const char *text;        /* LITERAL: decoded text (arena) */
-    size_t ntext;
-    tfx_node *expr;          /* INTERP: the expression; IF: condition; FOR: collection */
-    const char *key_var;     /* FOR */
-    size_t nkey_var;
-    const char *val_var;
-    size_t nval_var;
-    ctrl_kind ctrl;          /* END_CTRL */
+    unsigned char kind;      /* a part_kind */
+    unsigned char ctrl;      /* END_CTRL: a ctrl_kind */
     bool indented;           /* LITERAL starting a line: loses the common indentation */
+    union {
+        /* LITERAL: a string literal node (decoded text, range) whose value
+         * is worked out in pass 3, after strip markers and flushing have
+         * trimmed its text; INTERP: the expression; IF: a directive
+         * CONDITIONAL node with its condition, ranging over the %{if}
+         * marker; FOR: a FOR node with its variables, collection and
+         * open_range, ranging over the %{for} marker */
+        tfx_node *node;
+        const tfx_range *range;  /* END_CTRL: the marker's range (arena) */
+    } u;
 } part;
 
 static const char *ctrl_name(ctrl_kind c)
@@ -309,12 +316,15 @@ static void strip_previous(parser *p, const vec *parts, tfx_token open, bool can
     part *prev = last_part(p, parts);
 
     if (can_strip && open.nbytes == 3 && open.bytes[2] == '~' && prev != NULL
-        && prev->kind == PART_LITERAL)
-        prev->ntext -= tfx_text_space_suffix((const unsigned char *)prev->text, prev->ntext);
+        && prev->kind == PART_LITERAL && !p->oom) {
+        tfx_literal *lit = &prev->u.node->as.literal;
+
+        lit->ntext -= tfx_text_space_suffix((const unsigned char *)lit->text, lit->ntext);
+    }
 }
 
 /* The interpolation after a "${" [tmpl.interp]. */
-static void parse_interp_part(parser *p, vec *parts, tfx_token open, tfx_token_kind end,
+static void parse_interp_part(parser *p, vec *parts, tfx_token_kind end,
                               tfx_range start, bool *strip_next)
 {
     part pt;
@@ -322,7 +332,7 @@ static void parse_interp_part(parser *p, vec *parts, tfx_token open, tfx_token_k
 
     memset(&pt, 0, sizeof(pt));
     tfx_p_push_newlines(p, false);
-    pt.expr = tfx_p_expression(p);
+    pt.u.node = tfx_p_expression(p);
     close = tfx_p_peek(p);
     if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
         if (!p->recovery) {
@@ -354,7 +364,6 @@ static void parse_interp_part(parser *p, vec *parts, tfx_token open, tfx_token_k
     }
     tfx_p_pop_newlines(p);
     pt.kind = PART_INTERP;
-    pt.range = tfx_range_between(open.range, close.range);
     push_part(p, parts, &pt);
 }
 
@@ -366,6 +375,12 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
     part pt;
     tfx_token kw;
     tfx_token close;
+    tfx_node *expr = NULL;       /* IF: condition; FOR: collection */
+    const char *key_var = NULL;  /* FOR */
+    size_t nkey_var = 0;
+    const char *val_var = NULL;
+    size_t nval_var = 0;
+    tfx_range range;
 
     memset(&pt, 0, sizeof(pt));
     tfx_p_push_newlines(p, false);
@@ -384,7 +399,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
     tfx_p_skip(p);
     if (tfx_p_is_keyword(kw, "if")) {
         pt.kind = PART_IF;
-        pt.expr = tfx_p_expression(p);
+        expr = tfx_p_expression(p);
     } else if (tfx_p_is_keyword(kw, "else") || tfx_p_is_keyword(kw, "endif")
                || tfx_p_is_keyword(kw, "endfor")) {
         pt.kind = PART_END_CTRL;
@@ -399,19 +414,19 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
             why = "The word for must be followed by a variable name.";
         } else {
             tfx_p_skip(p);
-            pt.val_var = (const char *)name.bytes;
-            pt.nval_var = name.nbytes;
+            val_var = (const char *)name.bytes;
+            nval_var = name.nbytes;
             if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
-                pt.key_var = pt.val_var;
-                pt.nkey_var = pt.nval_var;
+                key_var = val_var;
+                nkey_var = nval_var;
                 tfx_p_skip(p);
                 name = tfx_p_peek(p);
                 if (name.kind != TFX_TOK_IDENT) {
                     why = "The comma must be followed by the value's variable name.";
                 } else {
                     tfx_p_skip(p);
-                    pt.val_var = (const char *)name.bytes;
-                    pt.nval_var = name.nbytes;
+                    val_var = (const char *)name.bytes;
+                    nval_var = name.nbytes;
                 }
             }
             if (why == NULL && !tfx_p_is_keyword(tfx_p_peek(p), "in"))
@@ -430,7 +445,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         }
         tfx_p_skip(p); /* "in" */
         pt.kind = PART_FOR;
-        pt.expr = tfx_p_expression(p);
+        expr = tfx_p_expression(p);
     } else {
         if (!p->recovery) {
             tfx_range ctx = tfx_range_between(open.range, kw.range);
@@ -444,7 +459,28 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         tfx_p_pop_newlines(p);
         return;
     }
-    pt.range = tfx_range_between(open.range, tfx_p_peek_range(p));
+    range = tfx_range_between(open.range, tfx_p_peek_range(p));
+    if (pt.kind == PART_IF) {
+        pt.u.node = tfx_p_node(p, TFX_NODE_CONDITIONAL, range);
+        pt.u.node->as.conditional.cond = expr;
+        pt.u.node->as.conditional.directive = true;
+    } else if (pt.kind == PART_FOR) {
+        tfx_node *f = tfx_p_node(p, TFX_NODE_FOR, range);
+
+        f->as.for_expr.key_var = key_var;
+        f->as.for_expr.nkey_var = nkey_var;
+        f->as.for_expr.val_var = val_var;
+        f->as.for_expr.nval_var = nval_var;
+        f->as.for_expr.coll = expr;
+        f->as.for_expr.open_range = range;
+        pt.u.node = f;
+    } else {
+        tfx_range *r = tfx_p_alloc_raw(p, sizeof(*r));
+
+        if (r != NULL)
+            *r = range;
+        pt.u.range = r;     /* NULL only when out of memory: never read then */
+    }
     push_part(p, parts, &pt);
     close = tfx_p_peek(p);
     if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
@@ -469,9 +505,22 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
     tfx_p_pop_newlines(p);
 }
 
-/* Reads the parts of a template up to a token of kind `end`; the last
- * part is always PART_END, with the range of the end token. */
-static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *whole)
+/* A string literal node of a LITERAL part, its value not yet worked out
+ * (string_literal does that in pass 3). */
+static tfx_node *literal_part_node(parser *p, const char *text, size_t ntext, tfx_range range)
+{
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
+
+    n->as.literal.kind = TFX_LIT_STRING;
+    n->as.literal.text = text;
+    n->as.literal.ntext = ntext;
+    return n;
+}
+
+/* Reads the parts of a template up to a token of kind `end_kind`; the
+ * last part is always PART_END, the end token's range in `end`. */
+static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_range *end,
+                        tfx_range *whole)
 {
     tfx_range start = tfx_p_peek_range(p);
     tfx_range end_range;
@@ -485,28 +534,31 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *wh
         bool strip = strip_next;
         bool can_strip = last_was_literal;
 
-        if (next.kind == end) {
+        if (next.kind == end_kind) {
             end_range = next.range;
             break;
         }
         strip_next = false;
         last_was_literal = false;
         if (next.kind == TFX_TOK_STRING_LIT || next.kind == TFX_TOK_QUOTED_LIT) {
+            const char *text;
+            size_t ntext;
+
+            decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &text, &ntext);
+            if (strip) {
+                size_t lead = tfx_text_space_prefix((const unsigned char *)text, ntext);
+
+                text += lead;
+                ntext -= lead;
+            }
             memset(&pt, 0, sizeof(pt));
             pt.kind = PART_LITERAL;
-            pt.range = next.range;
-            decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &pt.text, &pt.ntext);
-            if (strip) {
-                size_t lead = tfx_text_space_prefix((const unsigned char *)pt.text, pt.ntext);
-
-                pt.text += lead;
-                pt.ntext -= lead;
-            }
+            pt.u.node = literal_part_node(p, text, ntext, next.range);
             push_part(p, parts, &pt);
             last_was_literal = true;
         } else if (next.kind == TFX_TOK_TEMPLATE_INTERP) {
             strip_previous(p, parts, next, can_strip);
-            parse_interp_part(p, parts, next, end, start, &strip_next);
+            parse_interp_part(p, parts, end_kind, start, &strip_next);
         } else if (next.kind == TFX_TOK_TEMPLATE_CONTROL) {
             strip_previous(p, parts, next, can_strip);
             parse_directive_part(p, parts, next, start, &strip_next);
@@ -519,7 +571,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *wh
                 tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated template string", &next.range, &ctx,
                             "The template has no closing marker.");
             }
-            final = tfx_p_recover(p, end);
+            final = tfx_p_recover(p, end_kind);
             end_range = final.range;
             break;
         }
@@ -527,14 +579,13 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end, tfx_range *wh
     if (parts->n == 0) {
         memset(&pt, 0, sizeof(pt));
         pt.kind = PART_LITERAL;
-        pt.text = "";
-        pt.range = tfx_range_at(start.end);
+        pt.u.node = literal_part_node(p, "", 0, tfx_range_at(start.end));
         push_part(p, parts, &pt);
     }
     memset(&pt, 0, sizeof(pt));
     pt.kind = PART_END;
-    pt.range = end_range;
     push_part(p, parts, &pt);
+    *end = end_range;
     *whole = tfx_range_between(start, end_range);
 }
 
@@ -562,10 +613,11 @@ static void flush_heredoc(parser *p, const vec *parts)
 
             line_start = false;
             if (pt->kind == PART_LITERAL) {
-                const unsigned char *s = (const unsigned char *)pt->text;
-                size_t lead = tfx_text_space_prefix(s, pt->ntext);
+                const tfx_literal *lit = &pt->u.node->as.literal;
+                const unsigned char *s = (const unsigned char *)lit->text;
+                size_t lead = tfx_text_space_prefix(s, lit->ntext);
 
-                if (lead == pt->ntext && pt->ntext > 0 && s[pt->ntext - 1] == '\n') {
+                if (lead == lit->ntext && lit->ntext > 0 && s[lit->ntext - 1] == '\n') {
                     spaces = (size_t)-1;
                 } else {
                     spaces = tfx_text_count_graphemes(s, lead);
@@ -577,22 +629,26 @@ static void flush_heredoc(parser *p, const vec *parts)
             if (spaces < min)
                 min = spaces;
         }
-        if (pt->kind == PART_LITERAL && pt->ntext > 0 && pt->text[pt->ntext - 1] == '\n')
+        if (pt->kind == PART_LITERAL && pt->u.node->as.literal.ntext > 0
+            && pt->u.node->as.literal.text[pt->u.node->as.literal.ntext - 1] == '\n')
             line_start = true;
     }
     for (i = 0; i < parts->n; i++) {
         part *pt = &items[i];
+        tfx_node *n;
         size_t k;
         size_t skip = 0;
 
         if (pt->kind != PART_LITERAL || !pt->indented)
             continue;
-        for (k = 0; k < min && skip < pt->ntext; k++)
-            skip += tfx_text_grapheme_len((const unsigned char *)pt->text + skip, pt->ntext - skip);
-        pt->text += skip;
-        pt->ntext -= skip;
-        pt->range.start.column += min;
-        pt->range.start.byte += skip;
+        n = pt->u.node;
+        for (k = 0; k < min && skip < n->as.literal.ntext; k++)
+            skip += tfx_text_grapheme_len((const unsigned char *)n->as.literal.text + skip,
+                                          n->as.literal.ntext - skip);
+        n->as.literal.text += skip;
+        n->as.literal.ntext -= skip;
+        n->range.start.column += min;
+        n->range.start.byte += skip;
     }
 }
 
@@ -606,7 +662,18 @@ typedef struct {
     parser *p;
     vec parts;
     size_t pos;
+    tfx_range end_range;     /* of the END part: the template's end */
 } cursor;
+
+/* The range of a part other than INTERP. */
+static tfx_range part_range(const cursor *c, const part *pt)
+{
+    switch (pt->kind) {
+    case PART_END_CTRL: return *pt->u.range;
+    case PART_END: return c->end_range;
+    default: return pt->u.node->range;
+    }
+}
 
 static part *cur_peek(cursor *c)
 {
@@ -652,54 +719,57 @@ static tfx_node *template_of(parser *p, vec *v)
 /* %{if} ... [%{else} ...] %{endif} becomes a conditional of two templates. */
 static tfx_node *parse_if(parser *p, cursor *c)
 {
-    part open = *cur_read(c);  /* a copy: the stack may move */
+    tfx_node *n = cur_read(c)->u.node;  /* the CONDITIONAL node of the %{if} */
+    tfx_range open_range = n->range;
     vec then_parts = {0};
     vec else_parts = {0};
     vec *current = &then_parts;
     tfx_range endif_range;
     tfx_node *yes;
     tfx_node *no;
-    tfx_node *n;
     tfx_node *item;
 
     for (;;) {
         part *next = cur_peek(c);
+        tfx_range next_range;
 
         if (next->kind == PART_END) {
-            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
+            next_range = part_range(c, next);
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next_range, NULL,
                         "The if directive at %zu:%zu has no matching endif.",
-                        open.range.start.line, open.range.start.column);
+                        open_range.start.line, open_range.start.column);
             tfx_p_drop(p, &else_parts);
             tfx_p_drop(p, &then_parts);
-            return tfx_p_placeholder(p, next->range);
+            return tfx_p_placeholder(p, next_range);
         }
         if (next->kind == PART_END_CTRL) {
             cur_read(c);
+            next_range = part_range(c, next);
             if (next->ctrl == CTRL_ELSE && current == &then_parts) {
                 current = &else_parts;
                 continue;
             }
             if (next->ctrl == CTRL_ENDIF) {
-                endif_range = next->range;
+                endif_range = next_range;
                 break;
             }
             if (next->ctrl == CTRL_ELSE)
-                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next->range,
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next_range,
                             NULL, "The if directive at %zu:%zu already has an else.",
-                            open.range.start.line, open.range.start.column);
+                            open_range.start.line, open_range.start.column);
             else
-                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endfor directive", &next->range,
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endfor directive", &next_range,
                             NULL, "An endif was expected, for the if directive at %zu:%zu.",
-                            open.range.start.line, open.range.start.column);
+                            open_range.start.line, open_range.start.column);
             tfx_p_drop(p, &else_parts);
             tfx_p_drop(p, &then_parts);
-            return tfx_p_placeholder(p, next->range);
+            return tfx_p_placeholder(p, next_range);
         }
         item = sequence_node(p, c);
         tfx_p_push(p, current, &item, sizeof(node_ptr));
     }
     if (then_parts.n == 0) {
-        item = string_literal(p, "", 0, tfx_range_at(open.range.end));
+        item = string_literal(p, "", 0, tfx_range_at(open_range.end));
         tfx_p_push(p, &then_parts, &item, sizeof(node_ptr));
     }
     if (else_parts.n == 0) {
@@ -709,15 +779,13 @@ static tfx_node *parse_if(parser *p, cursor *c)
     if (p->oom) {
         tfx_p_drop(p, &else_parts);
         tfx_p_drop(p, &then_parts);
-        return tfx_p_placeholder(p, open.range);
+        return tfx_p_placeholder(p, open_range);
     }
     yes = template_of(p, &then_parts);
     no = template_of(p, &else_parts);
-    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(open.range, endif_range));
-    n->as.conditional.cond = open.expr;
+    n->range = tfx_range_between(open_range, endif_range);
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
-    n->as.conditional.directive = true;
     return n;
 }
 
@@ -725,60 +793,57 @@ static tfx_node *parse_if(parser *p, cursor *c)
  * elements are joined. */
 static tfx_node *parse_for(parser *p, cursor *c)
 {
-    part open = *cur_read(c);  /* a copy: the stack may move */
+    tfx_node *f = cur_read(c)->u.node;  /* the FOR node of the %{for} */
+    tfx_range open_range = f->range;
     vec body = {0};
     tfx_range endfor_range;
     tfx_node *content;
-    tfx_node *f;
     tfx_node *n;
     tfx_node *item;
 
     for (;;) {
         part *next = cur_peek(c);
+        tfx_range next_range;
 
         if (next->kind == PART_END) {
-            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next->range, NULL,
+            next_range = part_range(c, next);
+            tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &next_range, NULL,
                         "The for directive at %zu:%zu has no matching endfor.",
-                        open.range.start.line, open.range.start.column);
+                        open_range.start.line, open_range.start.column);
             tfx_p_drop(p, &body);
-            return tfx_p_placeholder(p, next->range);
+            return tfx_p_placeholder(p, next_range);
         }
         if (next->kind == PART_END_CTRL) {
             cur_read(c);
+            next_range = part_range(c, next);
             if (next->ctrl == CTRL_ENDFOR) {
-                endfor_range = next->range;
+                endfor_range = next_range;
                 break;
             }
             if (next->ctrl == CTRL_ELSE)
-                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next->range,
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected else directive", &next_range,
                             NULL, "A for directive has no else clause.");
             else
-                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endif directive", &next->range,
+                tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected endif directive", &next_range,
                             NULL, "An endfor was expected, for the for directive at %zu:%zu.",
-                            open.range.start.line, open.range.start.column);
+                            open_range.start.line, open_range.start.column);
             tfx_p_drop(p, &body);
-            return tfx_p_placeholder(p, next->range);
+            return tfx_p_placeholder(p, next_range);
         }
         item = sequence_node(p, c);
         tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (body.n == 0) {
-        item = string_literal(p, "", 0, tfx_range_at(open.range.end));
+        item = string_literal(p, "", 0, tfx_range_at(open_range.end));
         tfx_p_push(p, &body, &item, sizeof(node_ptr));
     }
     if (p->oom) {
         tfx_p_drop(p, &body);
-        return tfx_p_placeholder(p, open.range);
+        return tfx_p_placeholder(p, open_range);
     }
     content = template_of(p, &body);
-    f = tfx_p_node(p, TFX_NODE_FOR, tfx_range_between(open.range, endfor_range));
-    f->as.for_expr.key_var = open.key_var;
-    f->as.for_expr.nkey_var = open.nkey_var;
-    f->as.for_expr.val_var = open.val_var;
-    f->as.for_expr.nval_var = open.nval_var;
-    f->as.for_expr.coll = open.expr;
+    f->range = tfx_range_between(open_range, endfor_range);
     f->as.for_expr.value = content;
-    f->as.for_expr.open_range = open.range;
     f->as.for_expr.close_range = endfor_range;
     n = tfx_p_node(p, TFX_NODE_TEMPLATE_JOIN, f->range);
     n->as.join.tuple = f;
@@ -791,37 +856,42 @@ static tfx_node *sequence_node(parser *p, cursor *c)
 {
     part *pt = cur_peek(c);
     tfx_node *n;
+    tfx_range r;
 
     switch (pt->kind) {
     case PART_LITERAL:
         cur_read(c);
-        return string_literal(p, pt->text, pt->ntext, pt->range);
+        n = pt->u.node;
+        tfx_p_literal_value(p, &n->as.literal);
+        return n;
     case PART_INTERP:
         cur_read(c);
-        return pt->expr;
+        return pt->u.node;
     case PART_IF:
     case PART_FOR:
         if (!tfx_p_enter(p)) {
             /* Too deep: skip the directive's part and go on. */
             cur_read(c);
-            return tfx_p_placeholder(p, pt->range);
+            return tfx_p_placeholder(p, pt->u.node->range);
         }
         n = pt->kind == PART_IF ? parse_if(p, c) : parse_for(p, c);
         tfx_p_leave(p);
         return n;
     case PART_END_CTRL:
         cur_read(c);
+        r = part_range(c, pt);
         tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE,
                     pt->ctrl == CTRL_ENDIF ? "Unexpected endif directive"
                     : pt->ctrl == CTRL_ELSE ? "Unexpected else directive" : "Unexpected endfor directive",
-                    &pt->range, NULL, "This %s matches no open directive.", ctrl_name(pt->ctrl));
-        return tfx_p_placeholder(p, pt->range);
+                    &r, NULL, "This %s matches no open directive.", ctrl_name((ctrl_kind)pt->ctrl));
+        return tfx_p_placeholder(p, r);
     case PART_END:
     default:
         cur_read(c);
-        tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &pt->range, NULL,
+        r = part_range(c, pt);
+        tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Unexpected end of template", &r, NULL,
                     "The template's directives are not balanced.");
-        return tfx_p_placeholder(p, pt->range);
+        return tfx_p_placeholder(p, r);
     }
 }
 
@@ -830,11 +900,12 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     vec parts = {0};
     vec nodes = {0};
     tfx_range whole;
+    tfx_range end_range;
     cursor c;
     tfx_node *n;
     bool passthru;
 
-    parse_parts(p, &parts, end, &whole);
+    parse_parts(p, &parts, end, &end_range, &whole);
     if (p->oom || parts.n == 0) {
         tfx_p_drop(p, &parts);
         return tfx_p_placeholder(p, whole);
@@ -846,6 +917,7 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     c.p = p;
     c.parts = parts;
     c.pos = 0;
+    c.end_range = end_range;
     while (cur_peek(&c)->kind != PART_END) {
         tfx_node *item = sequence_node(p, &c);
 
