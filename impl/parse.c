@@ -191,33 +191,29 @@ static bool including_newlines(const parser *p)
     return p->nl;
 }
 
-void tfx_p_push_newlines(parser *p, bool include)
+/* Sets the newline mode; the next significant token may change with it. */
+void tfx_p_set_newlines(parser *p, bool include)
 {
-    flag_stack *f = &p->newlines;
-
-    if (f->n == f->cap) {
-        size_t cap = f->cap == 0 ? 64 : f->cap * 2;
-        bool *items = cap > f->cap ? realloc(f->items, cap * sizeof(bool)) : NULL;
-
-        if (items == NULL) {
-            p->oom = true;
-            p->nl = include;
-            return;
-        }
-        f->items = items;
-        f->cap = cap;
-    }
-    f->items[f->n++] = include;
     p->nl = include;
+    tfx_p_seek(p);
 }
 
-void tfx_p_pop_newlines(parser *p)
+/* tfx_p_push_newlines when the stack is full: it grows (or, when malloc
+ * refuses, the mode is set without a flag, and the parse fails). */
+void tfx_p_push_newlines_slow(parser *p, bool include)
 {
     flag_stack *f = &p->newlines;
+    size_t cap = f->cap == 0 ? 64 : f->cap * 2;
+    bool *items = cap > f->cap ? realloc(f->items, cap * sizeof(bool)) : NULL;
 
-    if (f->n > 0)
-        f->n--;
-    p->nl = f->n == 0 || f->items[f->n - 1];
+    if (items == NULL) {
+        p->oom = true;
+        tfx_p_set_newlines(p, include);
+        return;
+    }
+    f->items = items;
+    f->cap = cap;
+    tfx_p_push_newlines(p, include);
 }
 
 /* Finds the next significant token from p->next on, in the current
@@ -252,9 +248,6 @@ void tfx_p_seek_slow(parser *p)
     p->cache_kind = (tfx_token_kind)p->toks.items[p->cache_at].kind;
     if (p->cache_kind == TFX_TOK_COMMENT)
         p->cache_kind = TFX_TOK_NEWLINE;   /* a comment that ends a line */
-    p->cache_valid = true;
-    p->cache_next = p->next;
-    p->cache_newlines = nl;
 }
 
 tfx_range tfx_p_prev_range(parser *p)
@@ -361,28 +354,19 @@ tfx_token tfx_p_recover(parser *p, tfx_token_kind end)
  * Nesting limit [limit.depth]
  * ------------------------------------------------------------------ */
 
-bool tfx_p_enter(parser *p)
+bool tfx_p_too_deep(parser *p)
 {
-    if (p->depth >= p->max_depth) {
-        if (!p->depth_reported) {
-            tfx_range r = tfx_p_peek_range(p);
+    if (!p->depth_reported) {
+        tfx_range r = tfx_p_peek_range(p);
 
-            p->depth_reported = true;
-            tfx_diags_add(p->diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT,
-                          "Nesting too deep", &r, NULL,
-                          "Constructs are nested more than %zu deep here, the limit of this parse.",
-                          p->max_depth);
-        }
-        p->recovery = true;
-        return false;
+        p->depth_reported = true;
+        tfx_diags_add(p->diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT,
+                      "Nesting too deep", &r, NULL,
+                      "Constructs are nested more than %zu deep here, the limit of this parse.",
+                      p->max_depth);
     }
-    p->depth++;
-    return true;
-}
-
-void tfx_p_leave(parser *p)
-{
-    p->depth--;
+    p->recovery = true;
+    return false;
 }
 
 /* ---------------------------------------------------------------------
@@ -431,7 +415,7 @@ static tfx_node *parse_conditional(parser *p)
         return cond;
     colon = tfx_p_peek(p);
     if (colon.kind != TFX_TOK_COLON) {
-        tfx_range ctx = tfx_range_between(start, colon.range);
+        tfx_range ctx = tfx_p_between(start, colon.range);
 
         tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing false expression in conditional",
                     &colon.range, &ctx,
@@ -443,7 +427,7 @@ static tfx_node *parse_conditional(parser *p)
     no = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark))
         return cond;
-    n = make_node(p, TFX_NODE_CONDITIONAL, tfx_range_between(start, no->range));
+    n = make_node(p, TFX_NODE_CONDITIONAL, tfx_p_between(start, no->range));
     n->as.conditional.cond = cond;
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
@@ -485,7 +469,7 @@ static int binary_level(tfx_token_kind k)
 
 static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
 {
-    tfx_node *n = make_node(p, TFX_NODE_BINARY_OP, tfx_range_between(lhs->range, rhs->range));
+    tfx_node *n = make_node(p, TFX_NODE_BINARY_OP, tfx_p_between(lhs->range, rhs->range));
 
     n->as.op.op = op;
     n->as.op.lhs = lhs;
@@ -528,9 +512,14 @@ tfx_node *tfx_p_binary(parser *p, int level)
     size_t base_mark = tfx_p_mark(p); /* mark of the levels below the first pending one */
 
     for (;;) {
-        tfx_node *operand = parse_traversals(p, parse_term(p));
+        tfx_node *operand = parse_term(p);
         int next;
         int at;
+
+        /* parse_traversals returns its argument at once unless a '.' or
+         * '[' follows: the call is made only then. */
+        if (tfx_p_peek_kind(p) == TFX_TOK_DOT || tfx_p_peek_kind(p) == TFX_TOK_OBRACK)
+            operand = parse_traversals(p, operand);
 
         /* The operand is finished at the highest level; it travels down
          * until a level takes the next operator or the base is passed. */
@@ -655,7 +644,7 @@ static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
         n->as.traversal.capsteps = cap;
     }
     n->as.traversal.steps[n->as.traversal.nsteps++] = step;
-    n->range = tfx_range_between(n->range, step.range);
+    n->range = tfx_p_between(n->range, step.range);
     return n;
 }
 
@@ -715,7 +704,7 @@ static bool legacy_index_chained(parser *p, tfx_token num, tfx_range subject, bo
     memset(step, 0, sizeof(*step));
     step->key.kind = TFX_LIT_UNKNOWN;
     step->legacy = true;
-    step->range = tfx_range_between(dot, num.range);
+    step->range = tfx_p_between(dot, num.range);
     return true;
 }
 
@@ -726,7 +715,7 @@ static tfx_step legacy_index_step(parser *p, tfx_token num, tfx_range dot)
     memset(&s, 0, sizeof(s));
     s.key = number_literal(p, num);
     s.legacy = true;
-    s.range = tfx_range_between(dot, num.range);
+    s.range = tfx_p_between(dot, num.range);
     return s;
 }
 
@@ -773,26 +762,26 @@ static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
             return ret;
         }
         tfx_p_skip(p);
-        step = attr_step(next, tfx_range_between(sdot.range, next.range));
+        step = attr_step(next, tfx_p_between(sdot.range, next.range));
         tfx_p_push(p, &steps, &step, sizeof(step));
         last_range = next.range;
     }
-    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(dot.range, marker.range));
+    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(dot.range, marker.range));
     if (steps.n == 0) {
         each = item;
     } else {
         size_t nsteps = steps.n;
 
-        each = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_range_between(first_range, last_range));
+        each = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_p_between(first_range, last_range));
         each->as.traversal.source = item;
         each->as.traversal.steps = tfx_p_finish(p, &steps, sizeof(tfx_step));
         each->as.traversal.nsteps = each->as.traversal.steps != NULL ? nsteps : 0;
     }
-    n = make_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, last_range));
+    n = make_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, last_range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
-    n->as.splat.marker_range = tfx_range_between(dot.range, marker.range);
+    n->as.splat.marker_range = tfx_p_between(dot.range, marker.range);
     n->as.splat.legacy = true;
     return n;
 }
@@ -814,18 +803,18 @@ static tfx_node *parse_full_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
         tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing close bracket on splat index",
                     &close.range, NULL, "A full splat is written [*], the star then a closing bracket.");
     }
-    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_range_between(open.range, close.range));
+    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(open.range, close.range));
     if (!tfx_p_enter(p)) {
         each = item;
     } else {
         each = parse_traversals(p, item);
         tfx_p_leave(p);
     }
-    n = make_node(p, TFX_NODE_SPLAT, tfx_range_between(from->range, each->range));
+    n = make_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, each->range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
-    n->as.splat.marker_range = tfx_range_between(open.range, close.range);
+    n->as.splat.marker_range = tfx_p_between(open.range, close.range);
     return n;
 }
 
@@ -878,7 +867,7 @@ static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token
         }
     }
     tfx_p_pop_newlines(p);
-    rng = tfx_range_between(open.range, close.range);
+    rng = tfx_p_between(open.range, close.range);
     if (static_key(key, &lit)) {
         tfx_step step;
 
@@ -888,7 +877,7 @@ static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token
         return add_step(p, ret, step);
     }
     {
-        tfx_node *n = make_node(p, TFX_NODE_INDEX, tfx_range_between(from->range, rng));
+        tfx_node *n = make_node(p, TFX_NODE_INDEX, tfx_p_between(from->range, rng));
 
         n->as.index.collection = ret;
         n->as.index.key = key;
@@ -912,7 +901,7 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
 
             if (attr.kind == TFX_TOK_IDENT) {
                 tfx_p_skip(p);
-                ret = add_step(p, ret, attr_step(attr, tfx_range_between(dot.range, attr.range)));
+                ret = add_step(p, ret, attr_step(attr, tfx_p_between(dot.range, attr.range)));
             } else if (attr.kind == TFX_TOK_NUMBER_LIT) {
                 tfx_step step;
 
@@ -983,7 +972,7 @@ static tfx_node *parse_parens(parser *p)
     open = tfx_p_range_at(p, open_at);
     if (tfx_p_peek_kind(p) != TFX_TOK_CPAREN) {
         tfx_range close = tfx_p_peek_range(p);
-        tfx_range ctx = tfx_range_between(open, close);
+        tfx_range ctx = tfx_p_between(open, close);
 
         tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unbalanced parentheses", &close, &ctx,
                     "The expression in parentheses must end with a closing parenthesis.");
@@ -992,7 +981,7 @@ static tfx_node *parse_parens(parser *p)
     close_at = tfx_p_peek_at(p);
     tfx_p_skip(p);
     tfx_p_pop_newlines(p);
-    n = make_node(p, TFX_NODE_PARENTHESES, tfx_range_between(open, tfx_p_range_at(p, close_at)));
+    n = make_node(p, TFX_NODE_PARENTHESES, tfx_p_between(open, tfx_p_range_at(p, close_at)));
     n->as.parens.expr = expr;
     return n;
 }
@@ -1010,7 +999,7 @@ static tfx_node *parse_unary(parser *p, tfx_op op)
         operand = parse_with_traversals(p);
         tfx_p_leave(p);
     }
-    n = make_node(p, TFX_NODE_UNARY_OP, tfx_range_between(tok.range, operand->range));
+    n = make_node(p, TFX_NODE_UNARY_OP, tfx_p_between(tok.range, operand->range));
     n->as.op.op = op;
     n->as.op.lhs = operand;
     n->as.op.symbol_range = tok.range;
@@ -1024,7 +1013,7 @@ static tfx_node *parse_template_term(parser *p)
     bool flush = open.kind == TFX_TOK_OHEREDOC && open.nbytes >= 3 && open.bytes[2] == '-';
     tfx_node *n = tfx_p_template(p, opposite(open.kind), flush);
 
-    n->range = tfx_range_between(open.range, tfx_p_prev_range(p));
+    n->range = tfx_p_between(open.range, tfx_p_prev_range(p));
     return n;
 }
 
@@ -1118,6 +1107,15 @@ static tfx_node *parse_call(parser *p, tfx_token name)
             close = tfx_p_recover(p, TFX_TOK_CPAREN);
             break;
         }
+        if (tfx_p_peek_kind(p) == TFX_TOK_COMMA) {
+            /* a comma, then the next argument or the closing parenthesis */
+            tfx_p_skip(p);
+            if (tfx_p_peek_kind(p) == TFX_TOK_CPAREN) {
+                close = tfx_p_read(p);
+                break;
+            }
+            continue;
+        }
         sep = tfx_p_read(p);
         if (sep.kind == TFX_TOK_CPAREN) {
             close = sep;
@@ -1127,7 +1125,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
             expand = true;
             if (tfx_p_peek_kind(p) != TFX_TOK_CPAREN) {
                 if (!p->recovery) {
-                    tfx_range ctx = tfx_range_between(name.range, sep.range);
+                    tfx_range ctx = tfx_p_between(name.range, sep.range);
 
                     tfx_p_error(p, TFX_CAT_UNTERMINATED, "Missing closing parenthesis",
                                 &sep.range, &ctx,
@@ -1139,29 +1137,23 @@ static tfx_node *parse_call(parser *p, tfx_token name)
             }
             break;
         }
-        if (sep.kind != TFX_TOK_COMMA) {
-            if (sep.kind == TFX_TOK_EOF) {
-                tfx_range subj = tfx_range_between(name.range, open.range);
+        if (sep.kind == TFX_TOK_EOF) {
+            tfx_range subj = tfx_p_between(name.range, open.range);
 
-                tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated function call", &subj, NULL,
-                            "The input ends before the closing parenthesis of this call.");
-            } else {
-                tfx_range ctx = tfx_range_between(name.range, sep.range);
+            tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated function call", &subj, NULL,
+                        "The input ends before the closing parenthesis of this call.");
+        } else {
+            tfx_range ctx = tfx_p_between(name.range, sep.range);
 
-                tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing argument separator",
-                            &sep.range, &ctx, "Arguments are separated by commas.");
-            }
-            close = tfx_p_recover(p, TFX_TOK_CPAREN);
-            break;
+            tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing argument separator",
+                        &sep.range, &ctx, "Arguments are separated by commas.");
         }
-        if (tfx_p_peek_kind(p) == TFX_TOK_CPAREN) {
-            close = tfx_p_read(p);
-            break;
-        }
+        close = tfx_p_recover(p, TFX_TOK_CPAREN);
+        break;
     }
     tfx_p_pop_newlines(p);
     nargs = args.n;
-    n = make_node(p, TFX_NODE_FUNCTION_CALL, tfx_range_between(name.range, close.range));
+    n = make_node(p, TFX_NODE_FUNCTION_CALL, tfx_p_between(name.range, close.range));
     n->as.call.name = (const char *)name.bytes;
     n->as.call.nname = name.nbytes;
     n->as.call.args = tfx_p_finish(p, &args, sizeof(node_ptr));
@@ -1183,7 +1175,7 @@ static tfx_node *parse_tuple(parser *p)
     size_t nitems;
 
     tfx_p_push_newlines(p, false);
-    if (tfx_p_is_keyword(tfx_p_peek(p), "for")) {
+    if (tfx_p_peek_keyword(p, "for")) {
         n = parse_for(p, open);
         tfx_p_pop_newlines(p);
         return n;
@@ -1204,18 +1196,18 @@ static tfx_node *parse_tuple(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACK);
             break;
         }
-        next = tfx_p_peek(p);
-        if (next.kind == TFX_TOK_CBRACK) {
+        if (tfx_p_peek_kind(p) == TFX_TOK_CBRACK) {
             close = tfx_p_read(p);
             break;
         }
-        if (next.kind != TFX_TOK_COMMA) {
+        if (tfx_p_peek_kind(p) != TFX_TOK_COMMA) {
+            next = tfx_p_peek(p);
             if (!p->recovery) {
                 if (next.kind == TFX_TOK_EOF) {
                     tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated tuple constructor expression",
                                 &open.range, NULL, "The input ends before the closing bracket of this tuple.");
                 } else {
-                    tfx_range ctx = tfx_range_between(open.range, next.range);
+                    tfx_range ctx = tfx_p_between(open.range, next.range);
 
                     tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing item separator", &next.range, &ctx,
                                 "Items of a tuple are separated by commas.");
@@ -1228,7 +1220,7 @@ static tfx_node *parse_tuple(parser *p)
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = make_node(p, TFX_NODE_TUPLE_CONS, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_TUPLE_CONS, tfx_p_between(open.range, close.range));
     n->as.tuple.items = tfx_p_finish(p, &items, sizeof(node_ptr));
     n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
     n->as.tuple.open_range = open.range;
@@ -1247,7 +1239,7 @@ static tfx_node *parse_object(parser *p)
     size_t nitems;
 
     tfx_p_push_newlines(p, false);
-    is_for = tfx_p_is_keyword(tfx_p_peek(p), "for");
+    is_for = tfx_p_peek_keyword(p, "for");
     tfx_p_pop_newlines(p);
     if (is_for) {
         tfx_p_push_newlines(p, false);
@@ -1257,21 +1249,22 @@ static tfx_node *parse_object(parser *p)
     }
     tfx_p_push_newlines(p, true);
     for (;;) {
-        tfx_token next = tfx_p_peek(p);
+        tfx_token_kind next_kind = tfx_p_peek_kind(p);
+        tfx_token next;
         tfx_object_item item;
         tfx_node *key;
         bool force;
         size_t mark;
 
-        if (next.kind == TFX_TOK_NEWLINE) {
+        if (next_kind == TFX_TOK_NEWLINE) {
             tfx_p_skip(p);
             continue;
         }
-        if (next.kind == TFX_TOK_CBRACE) {
+        if (next_kind == TFX_TOK_CBRACE) {
             close = tfx_p_read(p);
             break;
         }
-        force = next.kind == TFX_TOK_OPAREN;
+        force = next_kind == TFX_TOK_OPAREN;
         mark = tfx_p_mark(p);
         key = tfx_p_expression(p);
         if (p->recovery && tfx_p_errors_since(p, mark)) {
@@ -1281,10 +1274,11 @@ static tfx_node *parse_object(parser *p)
         item.key = make_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
         item.key->as.key.wrapped = key;
         item.key->as.key.force_non_literal = force;
-        next = tfx_p_peek(p);
-        if (next.kind != TFX_TOK_EQUAL && next.kind != TFX_TOK_COLON) {
+        next_kind = tfx_p_peek_kind(p);
+        if (next_kind != TFX_TOK_EQUAL && next_kind != TFX_TOK_COLON) {
+            next = tfx_p_peek(p);
             if (!p->recovery) {
-                tfx_range ctx = tfx_range_between(open.range, next.range);
+                tfx_range ctx = tfx_p_between(open.range, next.range);
 
                 if (next.kind == TFX_TOK_NEWLINE || next.kind == TFX_TOK_COMMA)
                     tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing attribute value", &next.range, &ctx,
@@ -1311,18 +1305,19 @@ static tfx_node *parse_object(parser *p)
             break;
         }
         tfx_p_push(p, &items, &item, sizeof(tfx_object_item));
-        next = tfx_p_peek(p);
-        if (next.kind == TFX_TOK_CBRACE) {
+        next_kind = tfx_p_peek_kind(p);
+        if (next_kind == TFX_TOK_CBRACE) {
             close = tfx_p_read(p);
             break;
         }
-        if (next.kind != TFX_TOK_COMMA && next.kind != TFX_TOK_NEWLINE) {
+        if (next_kind != TFX_TOK_COMMA && next_kind != TFX_TOK_NEWLINE) {
+            next = tfx_p_peek(p);
             if (!p->recovery) {
                 if (next.kind == TFX_TOK_EOF) {
                     tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated object constructor expression",
                                 &open.range, NULL, "The input ends before the closing brace of this object.");
                 } else {
-                    tfx_range ctx = tfx_range_between(open.range, next.range);
+                    tfx_range ctx = tfx_p_between(open.range, next.range);
 
                     tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing attribute separator", &next.range, &ctx,
                                 "Attributes are separated by newlines or commas.");
@@ -1335,7 +1330,7 @@ static tfx_node *parse_object(parser *p)
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = make_node(p, TFX_NODE_OBJECT_CONS, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_OBJECT_CONS, tfx_p_between(open.range, close.range));
     n->as.object.items = tfx_p_finish(p, &items, sizeof(tfx_object_item));
     n->as.object.nitems = n->as.object.items != NULL ? nitems : 0;
     n->as.object.open_range = open.range;
@@ -1351,13 +1346,13 @@ static tfx_node *for_head_error(parser *p, tfx_token open, tfx_token_kind close_
     tfx_token close;
 
     if (!p->recovery) {
-        tfx_range ctx = tfx_range_between(open.range, next.range);
+        tfx_range ctx = tfx_p_between(open.range, next.range);
 
         tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &next.range, &ctx,
                     "%s", detail);
     }
     close = tfx_p_recover(p, close_kind);
-    return tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+    return tfx_p_placeholder(p, tfx_p_between(open.range, close.range));
 }
 
 /* [ for k, v in coll : value if cond ] and
@@ -1399,7 +1394,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         }
         val_var = tfx_p_read(p);
     }
-    if (!tfx_p_is_keyword(tfx_p_peek(p), "in")) {
+    if (!tfx_p_peek_keyword(p, "in")) {
         n = for_head_error(p, open, close_kind, "The variable names must be followed by the word in.");
         goto done;
     }
@@ -1408,7 +1403,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     coll = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark)) {
         close = tfx_p_recover(p, close_kind);
-        n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+        n = tfx_p_placeholder(p, tfx_p_between(open.range, close.range));
         goto done;
     }
     if (tfx_p_peek_kind(p) != TFX_TOK_COLON) {
@@ -1428,20 +1423,20 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     }
     if (p->recovery && (key_errors || tfx_p_errors_since(p, mark))) {
         close = tfx_p_recover(p, close_kind);
-        n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+        n = tfx_p_placeholder(p, tfx_p_between(open.range, close.range));
         goto done;
     }
     if (tfx_p_peek_kind(p) == TFX_TOK_ELLIPSIS) {
         ellipsis = tfx_p_read(p);
         group = true;
     }
-    if (tfx_p_is_keyword(tfx_p_peek(p), "if")) {
+    if (tfx_p_peek_keyword(p, "if")) {
         tfx_p_skip(p);
         mark = tfx_p_mark(p);
         cond = tfx_p_expression(p);
         if (p->recovery && tfx_p_errors_since(p, mark)) {
             close = tfx_p_recover(p, close_kind);
-            n = tfx_p_placeholder(p, tfx_range_between(open.range, close.range));
+            n = tfx_p_placeholder(p, tfx_p_between(open.range, close.range));
             goto done;
         }
     }
@@ -1450,7 +1445,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
     } else {
         if (!p->recovery) {
             tfx_token next = tfx_p_peek(p);
-            tfx_range ctx = tfx_range_between(open.range, next.range);
+            tfx_range ctx = tfx_p_between(open.range, next.range);
 
             tfx_p_error(p, TFX_CAT_FOR_EXPRESSION, "Invalid 'for' expression", &next.range, &ctx,
                         "Something follows the end of the for expression.");
@@ -1458,7 +1453,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
         close = tfx_p_recover(p, close_kind);
     }
     {
-        tfx_range whole = tfx_range_between(open.range, close.range);
+        tfx_range whole = tfx_p_between(open.range, close.range);
 
         if (!make_obj) {
             if (key != NULL)
@@ -1472,7 +1467,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
                         "An object for expression needs a key expression: key => value.");
         }
     }
-    n = make_node(p, TFX_NODE_FOR, tfx_range_between(open.range, close.range));
+    n = make_node(p, TFX_NODE_FOR, tfx_p_between(open.range, close.range));
     if (has_key_var) {
         n->as.for_expr.key_var = (const char *)key_var.bytes;
         n->as.for_expr.nkey_var = key_var.nbytes;
@@ -1519,6 +1514,7 @@ static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes
         return NULL;
     }
     p.toks = tokens;
+    tfx_p_seek(&p);
     p.diags = diags;
     p.max_depth = max_depth == 0 ? TFX_DEFAULT_MAX_DEPTH : max_depth;
     if (mode == TFX_LEX_TEMPLATE) {

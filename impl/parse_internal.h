@@ -53,13 +53,10 @@ typedef struct {
     unsigned char *stack;    /* the scratch stack of lists (malloc'd) */
     size_t stack_top;        /* bytes in use */
     size_t stack_cap;
-    /* Where the next significant token is, worked out once for `next` and
-     * the newline mode (tfx_p_seek) and reused while both are the same: a
-     * token is asked about many times, mostly for its kind alone.  The
-     * token itself is read from the lexer's array when wanted. */
-    size_t cache_next;       /* the `next` it was worked out for */
-    bool cache_newlines;     /* and the newline mode */
-    bool cache_valid;
+    /* Where the next significant token is for `next` and the newline
+     * mode, worked out again (tfx_p_seek) whenever either changes: a token
+     * is asked about many times, mostly for its kind alone, and is passed
+     * once.  The token itself is read from the lexer's array when wanted. */
     size_t cache_at;         /* index of the significant token */
     size_t cache_after;      /* the index after it */
     tfx_token_kind cache_kind; /* its kind (NEWLINE for a comment ending a line) */
@@ -121,49 +118,50 @@ static inline void *tfx_p_item(const parser *p, const vec *v, size_t size, size_
 void *tfx_p_finish(parser *p, vec *v, size_t size);
 void tfx_p_drop(parser *p, vec *v);
 
-/* Tokens [gram.newlines].  tfx_p_seek_slow works out the cache for the
- * current position and newline mode; the inline functions below answer
- * from it (the common case: the same token is asked about at every
- * precedence level). */
+/* Tokens [gram.newlines].  tfx_p_seek works out the cache for the
+ * current position and newline mode; it runs whenever `next` or the mode
+ * changes (tfx_p_advance, tfx_p_push_newlines, tfx_p_pop_newlines), and
+ * the inline functions below answer from it (the common case: the same
+ * token is asked about at every precedence level).  tfx_p_seek_slow is
+ * the general search. */
 void tfx_p_seek_slow(parser *p);
 
 static inline void tfx_p_seek(parser *p)
 {
-    if (!(p->cache_valid && p->cache_next == p->next && p->cache_newlines == p->nl)) {
-        /* The token at `next` is the one when it is neither a comment nor
-         * a newline: tfx_p_seek_slow would stop at it at once. */
-        tfx_token_kind k = p->next < p->toks.n ? (tfx_token_kind)p->toks.items[p->next].kind
-                                               : TFX_TOK_COMMENT;
+    /* The token at `next` is the one when it is neither a comment nor a
+     * newline: tfx_p_seek_slow would stop at it at once. */
+    tfx_token_kind k = p->next < p->toks.n ? (tfx_token_kind)p->toks.items[p->next].kind
+                                           : TFX_TOK_COMMENT;
 
-        if (k == TFX_TOK_COMMENT || k == TFX_TOK_NEWLINE) {
-            tfx_p_seek_slow(p);
-            return;
-        }
-        p->cache_at = p->next;
-        p->cache_after = p->next + 1;
-        p->cache_kind = k;
-        p->cache_valid = true;
-        p->cache_next = p->next;
-        p->cache_newlines = p->nl;
+    if (k == TFX_TOK_COMMENT || k == TFX_TOK_NEWLINE) {
+        tfx_p_seek_slow(p);
+        return;
     }
+    p->cache_at = p->next;
+    p->cache_after = p->next + 1;
+    p->cache_kind = k;
+}
+
+/* Passes the next token. */
+static inline void tfx_p_advance(parser *p)
+{
+    p->next = p->cache_after;
+    tfx_p_seek(p);
 }
 
 /* The kind of the next token. */
-static inline tfx_token_kind tfx_p_peek_kind(parser *p)
+static inline tfx_token_kind tfx_p_peek_kind(const parser *p)
 {
-    tfx_p_seek(p);
     return p->cache_kind;
 }
 
 /* The next token, spelled out from the lexer's array.  Comments are
  * skipped; where newlines are seen, a comment that ends with one stands
  * for a newline token (its last byte; the comment's range). */
-static inline tfx_token tfx_p_peek(parser *p)
+static inline tfx_token tfx_p_peek(const parser *p)
 {
-    tfx_token t;
+    tfx_token t = tfx_token_at(&p->toks, p->cache_at);
 
-    tfx_p_seek(p);
-    t = tfx_token_at(&p->toks, p->cache_at);
     if (t.kind != p->cache_kind) {
         t.kind = p->cache_kind;
         t.bytes += t.nbytes - 1;
@@ -177,16 +175,23 @@ static inline tfx_token tfx_p_read(parser *p)
 {
     tfx_token t = tfx_p_peek(p);
 
-    p->next = p->cache_after;
+    tfx_p_advance(p);
     return t;
 }
 
 /* The range of the next token, and of the token at index `at` (as
  * tfx_p_peek_at gives it: where a token will be when it is wanted later). */
-static inline size_t tfx_p_peek_at(parser *p)
+static inline size_t tfx_p_peek_at(const parser *p)
 {
-    tfx_p_seek(p);
     return p->cache_at;
+}
+
+/* The range from the start of a to the end of b: tfx_range_between,
+ * inline, as the parser makes one for nearly every node. */
+static inline tfx_range tfx_p_between(tfx_range a, tfx_range b)
+{
+    a.end = b.end;
+    return a;
 }
 
 static inline tfx_range tfx_p_range_at(const parser *p, size_t at)
@@ -194,7 +199,7 @@ static inline tfx_range tfx_p_range_at(const parser *p, size_t at)
     return tfx_token_at(&p->toks, at).range;
 }
 
-static inline tfx_range tfx_p_peek_range(parser *p)
+static inline tfx_range tfx_p_peek_range(const parser *p)
 {
     return tfx_p_range_at(p, tfx_p_peek_at(p));
 }
@@ -202,14 +207,49 @@ static inline tfx_range tfx_p_peek_range(parser *p)
 /* Reads the next token without spelling it out. */
 static inline void tfx_p_skip(parser *p)
 {
-    tfx_p_seek(p);
-    p->next = p->cache_after;
+    tfx_p_advance(p);
 }
 
 tfx_range tfx_p_prev_range(parser *p);
 bool tfx_p_is_keyword(tfx_token t, const char *kw);
-void tfx_p_push_newlines(parser *p, bool include);
-void tfx_p_pop_newlines(parser *p);
+
+/* Whether the next token is the keyword kw (spelled out only when it is
+ * an identifier). */
+static inline bool tfx_p_peek_keyword(const parser *p, const char *kw)
+{
+    return tfx_p_peek_kind(p) == TFX_TOK_IDENT && tfx_p_is_keyword(tfx_p_peek(p), kw);
+}
+
+/* The newline-significance stack [gram.newlines]: a flag pushed, and the
+ * top one popped.  Only a change of mode moves the next significant
+ * token (tfx_p_set_newlines); the stack grows in tfx_p_push_newlines_slow. */
+void tfx_p_set_newlines(parser *p, bool include);
+void tfx_p_push_newlines_slow(parser *p, bool include);
+
+static inline void tfx_p_push_newlines(parser *p, bool include)
+{
+    flag_stack *f = &p->newlines;
+
+    if (f->n == f->cap) {
+        tfx_p_push_newlines_slow(p, include);
+        return;
+    }
+    f->items[f->n++] = include;
+    if (p->nl != include)
+        tfx_p_set_newlines(p, include);
+}
+
+static inline void tfx_p_pop_newlines(parser *p)
+{
+    flag_stack *f = &p->newlines;
+    bool include;
+
+    if (f->n > 0)
+        f->n--;
+    include = f->n == 0 || f->items[f->n - 1];
+    if (p->nl != include)
+        tfx_p_set_newlines(p, include);
+}
 tfx_token_kind tfx_p_closer(tfx_token_kind open);
 
 /* Diagnostics and recovery. */
@@ -223,8 +263,25 @@ void tfx_p_error(parser *p, tfx_category cat, const char *summary,
 size_t tfx_p_mark(const parser *p);
 bool tfx_p_errors_since(const parser *p, size_t mark);
 tfx_token tfx_p_recover(parser *p, tfx_token_kind end);
-bool tfx_p_enter(parser *p);
-void tfx_p_leave(parser *p);
+
+/* The nesting limit [limit.depth]: tfx_p_enter is false, the limit
+ * reported once and recovery entered (tfx_p_too_deep), when a construct
+ * would nest deeper than max_depth; else it counts one more level, which
+ * tfx_p_leave gives back. */
+bool tfx_p_too_deep(parser *p);
+
+static inline bool tfx_p_enter(parser *p)
+{
+    if (p->depth >= p->max_depth)
+        return tfx_p_too_deep(p);
+    p->depth++;
+    return true;
+}
+
+static inline void tfx_p_leave(parser *p)
+{
+    p->depth--;
+}
 
 /* Productions. */
 tfx_node *tfx_p_expression(parser *p);

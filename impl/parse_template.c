@@ -336,7 +336,7 @@ static void parse_interp_part(parser *p, vec *parts, tfx_token_kind end,
     close = tfx_p_peek(p);
     if (close.kind != TFX_TOK_TEMPLATE_SEQ_END) {
         if (!p->recovery) {
-            tfx_range ctx = tfx_range_between(start, close.range);
+            tfx_range ctx = tfx_p_between(start, close.range);
 
             if (close.kind == TFX_TOK_EOF)
                 tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unclosed template interpolation sequence",
@@ -387,7 +387,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
     kw = tfx_p_peek(p);
     if (kw.kind != TFX_TOK_IDENT) {
         if (!p->recovery) {
-            tfx_range ctx = tfx_range_between(open.range, kw.range);
+            tfx_range ctx = tfx_p_between(open.range, kw.range);
 
             tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid template directive", &kw.range, &ctx,
                         "A %%{ sequence must begin with a directive keyword: if, else, endif, for or endfor.");
@@ -429,7 +429,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
                     nval_var = name.nbytes;
                 }
             }
-            if (why == NULL && !tfx_p_is_keyword(tfx_p_peek(p), "in"))
+            if (why == NULL && !tfx_p_peek_keyword(p, "in"))
                 why = "The variable names must be followed by the word in.";
         }
         if (why != NULL) {
@@ -448,7 +448,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         expr = tfx_p_expression(p);
     } else {
         if (!p->recovery) {
-            tfx_range ctx = tfx_range_between(open.range, kw.range);
+            tfx_range ctx = tfx_p_between(open.range, kw.range);
 
             tfx_p_error(p, TFX_CAT_TEMPLATE_DIRECTIVE, "Invalid template control keyword",
                         &kw.range, &ctx,
@@ -459,7 +459,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         tfx_p_pop_newlines(p);
         return;
     }
-    range = tfx_range_between(open.range, tfx_p_peek_range(p));
+    range = tfx_p_between(open.range, tfx_p_peek_range(p));
     if (pt.kind == PART_IF) {
         pt.u.node = tfx_p_node(p, TFX_NODE_CONDITIONAL, range);
         pt.u.node->as.conditional.cond = expr;
@@ -487,7 +487,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         if (!p->recovery) {
             char summary[64];
             const char *s;
-            tfx_range ctx = tfx_range_between(start, close.range);
+            tfx_range ctx = tfx_p_between(start, close.range);
 
             /* The summary names the keyword; keep it in the arena. */
             snprintf(summary, sizeof(summary), "Extra characters in %.*s marker",
@@ -566,7 +566,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
             tfx_token final;
 
             if (!p->recovery) {
-                tfx_range ctx = tfx_range_between(start, next.range);
+                tfx_range ctx = tfx_p_between(start, next.range);
 
                 tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unterminated template string", &next.range, &ctx,
                             "The template has no closing marker.");
@@ -586,7 +586,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
     pt.kind = PART_END;
     push_part(p, parts, &pt);
     *end = end_range;
-    *whole = tfx_range_between(start, end_range);
+    *whole = tfx_p_between(start, end_range);
 }
 
 /* ---------------------------------------------------------------------
@@ -709,7 +709,7 @@ static tfx_node *template_of(parser *p, vec *v)
     tfx_node **items = tfx_p_item(p, v, sizeof(node_ptr), 0);
     size_t n = v->n;
     tfx_node *t = tfx_p_node(p, TFX_NODE_TEMPLATE,
-                             tfx_range_between(items[0]->range, items[n - 1]->range));
+                             tfx_p_between(items[0]->range, items[n - 1]->range));
 
     t->as.template.parts = tfx_p_finish(p, v, sizeof(node_ptr));
     t->as.template.nparts = t->as.template.parts != NULL ? n : 0;
@@ -783,7 +783,7 @@ static tfx_node *parse_if(parser *p, cursor *c)
     }
     yes = template_of(p, &then_parts);
     no = template_of(p, &else_parts);
-    n->range = tfx_range_between(open_range, endif_range);
+    n->range = tfx_p_between(open_range, endif_range);
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
     return n;
@@ -842,7 +842,7 @@ static tfx_node *parse_for(parser *p, cursor *c)
         return tfx_p_placeholder(p, open_range);
     }
     content = template_of(p, &body);
-    f->range = tfx_range_between(open_range, endfor_range);
+    f->range = tfx_p_between(open_range, endfor_range);
     f->as.for_expr.value = content;
     f->as.for_expr.close_range = endfor_range;
     n = tfx_p_node(p, TFX_NODE_TEMPLATE_JOIN, f->range);
