@@ -6,6 +6,8 @@
 #ifndef TFX_CLI_H
 #define TFX_CLI_H
 
+#include "tfexpr.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +20,60 @@
 #define CLI_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define CLI_PRINTF(f, a)
+/* ---- The options of the commands (impl/main.c) ----
+ * Every command that reads an expression takes it the same way: EXPR (the
+ * argument; -e EXPR and -- EXPR too), - (standard input) or --file FILE;
+ * and the options that apply to it of --template, --format,
+ * --vars/--var/--var-file, --limit-NAME N. */
+
+/* Which options a command takes. */
+enum {
+    TAKES_VARS = 1,     /* --vars, --var, --var-file */
+    TAKES_EVAL = 2,     /* --no-functions, --flavor, host options, eval limits */
+    TAKES_TYPES = 4,    /* --vars-types (check) */
+    TAKES_DUMP = 8,     /* parse's formats sexpr, ranges, source */
+    TAKES_NO_INPUT = 16 /* no EXPR (console) */
+};
+
+typedef struct {
+    const char *cmd;        /* "eval", ... for messages */
+    const char *usage;      /* the --help text */
+    unsigned takes;         /* TAKES_* */
+    tfx_mode mode;          /* --template */
+    int json;               /* --format json */
+    tfx_dump_format dump;   /* parse --format */
+    const char *file;       /* --file FILE, or "-" */
+    const char *text;       /* EXPR */
+    tfx_limits parse_limits;
+    tfx_eval_limits eval_limits;
+    int no_functions;
+    int opentofu;           /* --flavor opentofu */
+    char **argv;
+    /* the variable options (--vars, --var, --var-file, --vars-types) and
+     * the host options, in the order given: indices into argv */
+    int *var_opts;
+    size_t nvar;
+    int *host_opts;
+    size_t nhost;
+} cli_opts;
+
+int cli_parse_opts(cli_opts *o, int argc, char **argv);
+void cli_opts_free(cli_opts *o);
+/* A context and host for an evaluating command (impl/main.c). */
+int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host);
+/* Every diagnostic of a source or result, rendered, on standard error. */
+void cli_print_diags(const tfx_source *src, const tfx_result *r);
+/* All of f, or of the file at path; NUL-terminated, *n without the NUL. */
+char *cli_read_all(FILE *f, size_t *n);
+char *cli_read_file(const char *path, size_t *n);
+extern const char cli_unshowable[];
+
+/* ---- Variables (impl/cli/vars.c) ----
+ * Defines the variables of the options in ctx, in the order given; with
+ * types_only (check), each as an unknown value of its type.  False after
+ * a message on an error. */
+int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only);
+
 #endif
 
 /* ---- Output that is always valid UTF-8 (impl/cli/out.c) ----
@@ -40,5 +96,59 @@ void cli_json_string(FILE *f, const char *s, size_t n);
 /* The length of the well-formed UTF-8 sequence at s[0..n), or 0 if the
  * bytes there do not start one. */
 size_t cli_utf8_len(const unsigned char *s, size_t n);
+
+/* ---- The options of the commands (impl/main.c) ----
+ * Every command that reads an expression takes it the same way: EXPR (the
+ * argument; -e EXPR and -- EXPR too), - (standard input) or --file FILE;
+ * and the options that apply to it of --template, --format,
+ * --vars/--var/--var-file, --limit-NAME N. */
+
+/* Which options a command takes. */
+enum {
+    TAKES_VARS = 1,     /* --vars, --var, --var-file */
+    TAKES_EVAL = 2,     /* --no-functions, --flavor, host options, eval limits */
+    TAKES_TYPES = 4,    /* --vars-types (check) */
+    TAKES_DUMP = 8,     /* parse's formats sexpr, ranges, source */
+    TAKES_NO_INPUT = 16 /* no EXPR (console) */
+};
+
+typedef struct {
+    const char *cmd;        /* "eval", ... for messages */
+    const char *usage;      /* the --help text */
+    unsigned takes;         /* TAKES_* */
+    tfx_mode mode;          /* --template */
+    int json;               /* --format json */
+    tfx_dump_format dump;   /* parse --format */
+    const char *file;       /* --file FILE, or "-" */
+    const char *text;       /* EXPR */
+    tfx_limits parse_limits;
+    tfx_eval_limits eval_limits;
+    int no_functions;
+    int opentofu;           /* --flavor opentofu */
+    char **argv;
+    /* the variable options (--vars, --var, --var-file, --vars-types) and
+     * the host options, in the order given: indices into argv */
+    int *var_opts;
+    size_t nvar;
+    int *host_opts;
+    size_t nhost;
+} cli_opts;
+
+int cli_parse_opts(cli_opts *o, int argc, char **argv);
+void cli_opts_free(cli_opts *o);
+/* A context and host for an evaluating command (impl/main.c). */
+int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host);
+/* Every diagnostic of a source or result, rendered, on standard error. */
+void cli_print_diags(const tfx_source *src, const tfx_result *r);
+/* All of f, or of the file at path; NUL-terminated, *n without the NUL. */
+char *cli_read_all(FILE *f, size_t *n);
+char *cli_read_file(const char *path, size_t *n);
+extern const char cli_unshowable[];
+
+/* ---- Variables (impl/cli/vars.c) ----
+ * Defines the variables of the options in ctx, in the order given; with
+ * types_only (check), each as an unknown value of its type.  False after
+ * a message on an error. */
+int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only);
 
 #endif

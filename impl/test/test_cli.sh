@@ -54,7 +54,7 @@ if "$tfexpr" version | grep -q '^tfexpr [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*$';
 # JSON output, stdin, templates.
 expect 0 "$tfexpr" parse -e '1 + 2'
 expect 1 "$tfexpr" parse -e '1 +'
-expect 2 "$tfexpr" parse /nonexistent/file
+expect 2 "$tfexpr" parse --file /nonexistent/file
 expect 2 "$tfexpr" parse
 expect 2 "$tfexpr" parse --format nope -e 1
 if [ "$("$tfexpr" parse -e 'a + 1')" = "(binary + (scope-traversal a) (literal 1))" ]; then ok; else bad "parse tree"; fi
@@ -309,6 +309,53 @@ if printf '%s\n' "$out" | sed -n 1p | grep -q '"flavor.opentofu".*"fn:base64gunz
 if printf '%s\n' "$out" | sed -n 2p | grep -q '"value":{"type":"string","v":"A"}'; then ok; else bad "adapter flavor opentofu: $(printf '%s\n' "$out" | sed -n 2p)"; fi
 if printf '%s\n' "$out" | sed -n 3p | grep -q '"summary":"Call to unknown function"'; then ok; else bad "adapter flavor terraform"; fi
 if printf '%s\n' "$out" | sed -n 4p | grep -q '"errored":true'; then ok; else bad "adapter unknown flavor"; fi
+
+# One argument convention (issue 14): every command that reads an
+# expression takes EXPR, -e EXPR, -- EXPR, - and --file FILE, with the same
+# output; --template, --format and --limit-* where they apply; the same
+# exit statuses; each --help says so.
+printf 'a.b + 1' >/tmp/tfx-cli-in.$$
+for c in parse eval refs check; do
+    want=$("$tfexpr" "$c" --format json 'a.b + 1' 2>&1)
+    for form in "-e" "--" "--file"; do
+        if [ "$form" = --file ]; then arg=/tmp/tfx-cli-in.$$; else arg='a.b + 1'; fi
+        got=$("$tfexpr" "$c" --format json "$form" "$arg" 2>&1)
+        if [ "$got" = "$want" ]; then ok; else bad "$c $form: $got, want $want"; fi
+    done
+    got=$(printf 'a.b + 1' | "$tfexpr" "$c" --format json - 2>&1)
+    if [ "$got" = "$want" ]; then ok; else bad "$c -: $got, want $want"; fi
+    expect 0 "$tfexpr" "$c" --template 'x${1}'
+    expect 1 "$tfexpr" "$c" --template 'x${'
+    expect 0 "$tfexpr" "$c" --limit-depth 10 '[[1]]'
+    expect 1 "$tfexpr" "$c" --limit-depth 2 '[[[[[[1]]]]]]'
+    expect 2 "$tfexpr" "$c" --limit-depth 0 '1'
+    expect 2 "$tfexpr" "$c" --format nope '1'
+    expect 2 "$tfexpr" "$c" '1' '2'
+    expect 2 "$tfexpr" "$c" --file /nonexistent/file
+    expect 2 "$tfexpr" "$c"
+    help=$("$tfexpr" "$c" --help)
+    case "$help" in
+        *"(EXPR | - | --file FILE)"*"Exit status: 0 "*", 1 the input has errors, 2 usage or I/O error."*) ok ;;
+        *) bad "$c --help: no input forms or exit statuses" ;;
+    esac
+done
+for c in eval check; do
+    expect 0 "$tfexpr" "$c" --var 'v={"a":1}' 'v.a'
+    printf '{"w": {"type": "string", "v": "x"}}' >/tmp/tfx-cli-vars.$$
+    expect 0 "$tfexpr" "$c" --vars /tmp/tfx-cli-vars.$$ 'upper(w)'
+    expect 1 "$tfexpr" "$c" --vars /tmp/tfx-cli-vars.$$ 'w.x'
+    expect 0 "$tfexpr" "$c" --flavor opentofu 'urldecode("a")'
+    expect 1 "$tfexpr" "$c" --no-functions 'upper("a")'
+done
+rm -f /tmp/tfx-cli-vars.$$
+# check takes the values' types: the value of v is unknown to it
+if [ "$("$tfexpr" check --var 'v={"a":[1,"x"]}' 'v.a')" = 'tuple([number,string])' ]; then ok; else bad "check --var: the value's type"; fi
+if [ "$("$tfexpr" check --var 'v=1' 'v + 1')" = 'number' ]; then ok; else bad "check --var: an unknown number"; fi
+if "$tfexpr" --help | grep -q 'EXPR | -\|  -             read it from standard input'; then ok; else bad "tfexpr --help: the input forms"; fi
+expect 0 "$tfexpr" functions --format json
+expect 0 "$tfexpr" functions --format text
+expect 2 "$tfexpr" functions --format nope
+if [ "$("$tfexpr" functions --format json)" = "$("$tfexpr" functions --json)" ]; then ok; else bad "functions --format json is not --json"; fi
 
 # Always-valid output (issue 14): a type name with quoted attribute names
 # is escaped in eval's "type" and check's "type_text"; invalid UTF-8 in the
