@@ -20,7 +20,7 @@
 #include <string.h>
 
 static const char *const outcome_names[RN_NOUTCOMES] = {
-    "pass", "fail", "xfail", "xpass", "unsupported", "crashed", "skipped",
+    "pass", "partial", "fail", "xfail", "xpass", "unsupported", "crashed", "skipped",
 };
 
 static const char *const level_names[RN_NLEVELS] = {
@@ -49,6 +49,8 @@ const char *rn_status_name(rn_status s)
         return "n/a";
     case RN_ST_DIFFERS:
         return "differs";
+    case RN_ST_PARTIAL:
+        return "partial";
     case RN_ST_UNUSED:
         break;
     }
@@ -61,34 +63,56 @@ void rn_result_set(rn_result *r, rn_level level, rn_status st)
 
     if (*cur == RN_ST_FAIL)
         return;
-    if (*cur == RN_ST_DIFFERS && st != RN_ST_FAIL)
+    if ((*cur == RN_ST_DIFFERS || *cur == RN_ST_PARTIAL) && st != RN_ST_FAIL)
         return;
     *cur = (unsigned char)st;
 }
 
-bool rn_result_any_failed(const rn_result *r)
+/* Whether some level has the status `st`. */
+static bool any_level(const rn_result *r, rn_status st)
 {
     size_t i;
 
     for (i = 0; i < RN_NLEVELS; i++)
-        if (r->levels[i] == RN_ST_FAIL)
+        if (r->levels[i] == st)
             return true;
     return false;
 }
 
-char *rn_result_failed_levels(const rn_result *r)
+bool rn_result_any_failed(const rn_result *r)
+{
+    return any_level(r, RN_ST_FAIL);
+}
+
+bool rn_result_any_partial(const rn_result *r)
+{
+    return any_level(r, RN_ST_PARTIAL);
+}
+
+/* The levels whose status is `st`, "value, marks". */
+static char *levels_with(const rn_result *r, rn_status st)
 {
     rn_buf b = {0};
     size_t i;
 
     for (i = 0; i < RN_NLEVELS; i++) {
-        if (r->levels[i] != RN_ST_FAIL)
+        if (r->levels[i] != st)
             continue;
         if (b.nbytes > 0)
             rn_buf_adds(&b, ", ");
         rn_buf_adds(&b, rn_level_name((rn_level)i));
     }
     return rn_buf_steal(&b);
+}
+
+char *rn_result_failed_levels(const rn_result *r)
+{
+    return levels_with(r, RN_ST_FAIL);
+}
+
+char *rn_result_partial_levels(const rn_result *r)
+{
+    return levels_with(r, RN_ST_PARTIAL);
 }
 
 void rn_result_free(rn_result *r)
@@ -222,9 +246,9 @@ rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **wh
         }
         return RN_ANS_EVAL;
     }
-    if (value != NULL && !(request != NULL && strcmp(request, "console") == 0
-                               ? rn_console_value_check(value, &sub)
-                               : rn_value_check(value, &sub))) {
+    if (value != NULL &&
+        !rn_answer_value_check(value, request != NULL && strcmp(request, "console") == 0,
+                               &sub)) {
         *why = rn_xasprintf("invalid value: %s", sub);
         free(sub);
         return RN_ANS_MALFORMED;
@@ -284,8 +308,16 @@ void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
         rn_refs_compare(ctx, refs, answer, r);
     else if (value != NULL)
         compare_value_case(value, answer, r, ctx->categories);
-    else
+    else {
+        json_t *got_value = json_object_get(answer, "value");
+
         rn_diags_compare(ctx, json_object_get(expect, "diagnostics"),
                          json_object_get(answer, "diagnostics"), r);
-    r->outcome = rn_result_any_failed(r) ? RN_OUT_FAIL : RN_OUT_PASS;
+        if (rn_value_is_nan(got_value) && !rn_diags_have_error(json_object_get(answer, "diagnostics")))
+            rn_strlist_addf(&r->diffs, "outcome: got the value NaN (not a number), which "
+                            "no cty number is");
+    }
+    r->outcome = rn_result_any_failed(r)    ? RN_OUT_FAIL
+                 : rn_result_any_partial(r) ? RN_OUT_PARTIAL
+                                            : RN_OUT_PASS;
 }

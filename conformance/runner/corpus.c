@@ -934,59 +934,80 @@ static bool declares(json_t *capabilities, const char *cap)
     return false;
 }
 
+/* The capabilities a case needs without listing them (conformance/README.md,
+ * "Applicability"): "mode.<mode>"; "request.<request>" for a request other
+ * than eval; "host" when it describes its host; "flavor.opentofu" for
+ * flavor opentofu.  Added to `needs`. */
+static void implied_requirements(const rn_case *c, rn_strlist *needs)
+{
+    const char *mode = rn_json_str(c->fields, "mode");
+    const char *request = rn_json_str(c->fields, "request");
+    const char *flavor = rn_json_str(c->fields, "flavor");
+
+    if (mode != NULL)
+        rn_strlist_addf(needs, "mode.%s", mode);
+    if (request != NULL && strcmp(request, "eval") != 0)
+        rn_strlist_addf(needs, "request.%s", request);
+    if (json_object_get(c->fields, "host") != NULL)
+        rn_strlist_addf(needs, "host");
+    if (flavor != NULL && strcmp(flavor, "opentofu") == 0)
+        rn_strlist_addf(needs, "flavor.opentofu");
+}
+
+static bool strlist_has(const rn_strlist *l, const char *s)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->items[i], s) == 0)
+            return true;
+    return false;
+}
+
 char *rn_case_not_applicable(const rn_case *c, const char *profile,
                              json_t *capabilities)
 {
     json_t *profiles = json_object_get(c->fields, "profiles");
     json_t *requires = json_object_get(c->fields, "requires");
-    const char *flavor = json_string_value(json_object_get(c->fields, "flavor"));
-    bool opentofu = flavor != NULL && strcmp(flavor, "opentofu") == 0;
-    rn_buf missing = {0};
+    rn_strlist needs = {0};
+    rn_strlist missing = {0};
+    rn_buf list = {0};
     size_t i;
-    size_t nmissing = 0;
     json_t *item;
+    char *why;
 
     if (profiles != NULL && !rn_json_array_has_str(profiles, profile)) {
-        char *list = rn_json_compact(profiles);
-        char *why = rn_xasprintf("not applicable: profile %s is not among the "
-                                 "case's profiles %s", profile, list);
+        char *text = rn_json_compact(profiles);
 
-        free(list);
+        why = rn_xasprintf("not applicable: profile %s is not among the "
+                           "case's profiles %s", profile, text);
+        free(text);
         return why;
     }
-    /* a case that describes its host needs the capability "host" */
-    if (json_object_get(c->fields, "host") != NULL && !declares(capabilities, "host")) {
-        nmissing++;
-        rn_buf_adds(&missing, "host");
-    }
-    /* a case asking for OpenTofu's function table needs "flavor.opentofu" */
-    if (opentofu && !declares(capabilities, "flavor.opentofu")) {
-        if (nmissing++ > 0)
-            rn_buf_adds(&missing, ", ");
-        rn_buf_adds(&missing, "flavor.opentofu");
-    }
+    /* what its mode, request, host and flavor imply, then its "requires" */
+    implied_requirements(c, &needs);
     json_array_foreach(requires, i, item) {
         const char *cap = json_string_value(item);
 
-        if (strcmp(cap, "host") == 0 && json_object_get(c->fields, "host") != NULL)
-            continue;
-        if (strcmp(cap, "flavor.opentofu") == 0 && opentofu)
-            continue;
-        if (!declares(capabilities, cap)) {
-            if (nmissing++ > 0)
-                rn_buf_adds(&missing, ", ");
-            rn_buf_adds(&missing, cap);
-        }
+        if (cap != NULL && !strlist_has(&needs, cap))
+            rn_strlist_add(&needs, rn_xstrdup(cap));
     }
-    if (nmissing > 0) {
-        char *why = rn_xasprintf("not applicable: the adapter does not declare "
-                                 "capabilit%s %s", nmissing == 1 ? "y" : "ies",
-                                 missing.data);
-
-        rn_buf_free(&missing);
-        return why;
+    for (i = 0; i < needs.n; i++)
+        if (!declares(capabilities, needs.items[i]))
+            rn_strlist_add(&missing, rn_xstrdup(needs.items[i]));
+    rn_strlist_free(&needs);
+    if (missing.n == 0)
+        return NULL;
+    for (i = 0; i < missing.n; i++) {
+        if (i > 0)
+            rn_buf_adds(&list, ", ");
+        rn_buf_adds(&list, missing.items[i]);
     }
-    return NULL;
+    why = rn_xasprintf("not applicable: the adapter does not declare "
+                       "capabilit%s %s", missing.n == 1 ? "y" : "ies", list.data);
+    rn_buf_free(&list);
+    rn_strlist_free(&missing);
+    return why;
 }
 
 json_t *rn_case_expect(const rn_case *c)

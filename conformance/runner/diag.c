@@ -9,6 +9,13 @@
  * category, range (subject bytes) and position (subject lines and
  * columns; only where the expectation has them and the adapter declares
  * "ranges.column").  Summary differences are recorded as informative.
+ *
+ * Partial credit (conformance/README.md, "Partial credit"): an adapter
+ * declaring "diagnostics.first-only" that answers one error where more
+ * are expected has that error compared with the first expected one, and
+ * the count level is "partial"; one declaring "ranges.start-only" has
+ * only the starts of subjects compared, and a range or position whose
+ * start agrees but whose end differs is "partial".
  */
 #include "runner.h"
 
@@ -167,25 +174,45 @@ bool rn_diags_have_error(json_t *diags)
     return false;
 }
 
+/* Whether `summary` matches one of the patterns of `list`. */
+static bool summary_listed(json_t *list, const char *summary)
+{
+    size_t i;
+    json_t *pattern;
+
+    json_array_foreach(list, i, pattern) {
+        const char *p = json_string_value(pattern);
+
+        if (p != NULL && rn_star_match(p, summary))
+            return true;
+    }
+    return false;
+}
+
 const char *rn_diag_category(json_t *categories, json_t *diag)
 {
     const char *own = rn_json_str(diag, "category");
     const char *summary = rn_json_str(diag, "summary");
     size_t i;
-    size_t j;
     json_t *cat;
-    json_t *pattern;
 
     if (own != NULL)
         return own;
     if (summary == NULL)
         return "unmapped";
     json_array_foreach(json_object_get(categories, "categories"), i, cat) {
-        json_array_foreach(json_object_get(cat, "summaries"), j, pattern) {
-            const char *p = json_string_value(pattern);
+        if (rn_json_str(cat, "id") != NULL &&
+            summary_listed(json_object_get(cat, "summaries"), summary))
+            return rn_json_str(cat, "id");
+    }
+    /* then the summaries of other upstream versions: a summary names its
+     * category whatever the profile being run */
+    json_array_foreach(json_object_get(categories, "categories"), i, cat) {
+        const char *profile;
+        json_t *list;
 
-            if (p != NULL && rn_star_match(p, summary) &&
-                rn_json_str(cat, "id") != NULL)
+        json_object_foreach(json_object_get(cat, "summaries_by_profile"), profile, list) {
+            if (rn_json_str(cat, "id") != NULL && summary_listed(list, summary))
                 return rn_json_str(cat, "id");
         }
     }
@@ -277,6 +304,20 @@ static bool same_pos(json_t *e, json_t *g, const char *key)
            pos_get(e, "end", key) == pos_get(g, "end", key);
 }
 
+static bool same_start(json_t *e, json_t *g, const char *key)
+{
+    return pos_get(e, "start", key) == pos_get(g, "start", key);
+}
+
+/* The status of a range level: PASS when `whole` agrees, PARTIAL when
+ * only `start` does and the adapter compares starts only, else FAIL. */
+static rn_status range_status(const rn_compare_ctx *ctx, bool whole, bool start)
+{
+    if (whole)
+        return RN_ST_PASS;
+    return ctx->start_only && start ? RN_ST_PARTIAL : RN_ST_FAIL;
+}
+
 /* Compares expected error `e` with got error `g` (both number n). */
 static void compare_pair(const rn_compare_ctx *ctx, json_t *e, json_t *g,
                          size_t n, rn_result *r, bool *range_checked,
@@ -306,32 +347,45 @@ static void compare_pair(const rn_compare_ctx *ctx, json_t *e, json_t *g,
                             n, ecat, gcat);
     }
     if (esub != NULL) {
+        rn_status st = gsub == NULL ? RN_ST_FAIL
+                                    : range_status(ctx, same_pos(esub, gsub, "byte"),
+                                                   same_start(esub, gsub, "byte"));
+
         *range_checked = true;
-        if (gsub == NULL || !same_pos(esub, gsub, "byte")) {
+        if (st != RN_ST_PASS) {
             rn_buf eb = {0};
             rn_buf gb = {0};
 
             render_bytes(&eb, esub);
             render_bytes(&gb, gsub);
-            rn_result_set(r, RN_LV_RANGE, RN_ST_FAIL);
-            rn_strlist_addf(&r->diffs, "range of error %zu: expected bytes %s, "
-                            "got %s", n, eb.data, gb.data);
+            rn_result_set(r, RN_LV_RANGE, st);
+            rn_strlist_addf(&r->diffs, "range of error %zu%s: expected bytes %s, "
+                            "got %s", n, st == RN_ST_PARTIAL ? " (partial: "
+                            "ranges.start-only, the starts agree)" : "", eb.data, gb.data);
             rn_buf_free(&eb);
             rn_buf_free(&gb);
         }
     }
     if (ctx->columns && has_columns(esub)) {
+        rn_status st = !has_columns(gsub)
+                           ? RN_ST_FAIL
+                           : range_status(ctx,
+                                          same_pos(esub, gsub, "line") &&
+                                              same_pos(esub, gsub, "column"),
+                                          same_start(esub, gsub, "line") &&
+                                              same_start(esub, gsub, "column"));
+
         *position_checked = true;
-        if (!has_columns(gsub) || !same_pos(esub, gsub, "line") ||
-            !same_pos(esub, gsub, "column")) {
+        if (st != RN_ST_PASS) {
             rn_buf eb = {0};
             rn_buf gb = {0};
 
             render_columns(&eb, esub);
             render_columns(&gb, gsub);
-            rn_result_set(r, RN_LV_POSITION, RN_ST_FAIL);
-            rn_strlist_addf(&r->diffs, "position of error %zu: expected %s, got %s",
-                            n, eb.data, gb.data);
+            rn_result_set(r, RN_LV_POSITION, st);
+            rn_strlist_addf(&r->diffs, "position of error %zu%s: expected %s, got %s",
+                            n, st == RN_ST_PARTIAL ? " (partial: ranges.start-only, "
+                            "the starts agree)" : "", eb.data, gb.data);
             rn_buf_free(&eb);
             rn_buf_free(&gb);
         }
@@ -388,10 +442,18 @@ void rn_diags_compare(const rn_compare_ctx *ctx, json_t *expected, json_t *got,
         return;
     }
     rn_result_set(r, RN_LV_OUTCOME, RN_ST_PASS);
-    rn_result_set(r, RN_LV_COUNT, ne == ng ? RN_ST_PASS : RN_ST_FAIL);
-    if (ne != ng)
-        rn_strlist_addf(&r->diffs, "count: expected %zu error%s, got %zu", ne,
-                        ne == 1 ? "" : "s", ng);
+    if (ne != ng && ng == 1 && ctx->first_only) {
+        /* the implementation reports its first error only: that one is
+         * compared with the first expected */
+        rn_result_set(r, RN_LV_COUNT, RN_ST_PARTIAL);
+        rn_strlist_addf(&r->diffs, "count (partial: diagnostics.first-only): expected %zu "
+                        "errors, got 1, compared with the first", ne);
+    } else {
+        rn_result_set(r, RN_LV_COUNT, ne == ng ? RN_ST_PASS : RN_ST_FAIL);
+        if (ne != ng)
+            rn_strlist_addf(&r->diffs, "count: expected %zu error%s, got %zu", ne,
+                            ne == 1 ? "" : "s", ng);
+    }
     for (i = 0; i < ne && i < ng; i++)
         compare_pair(ctx, json_array_get(eerr, i), json_array_get(gerr, i), i + 1,
                      r, &range_checked, &position_checked);

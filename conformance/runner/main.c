@@ -124,7 +124,7 @@ static bool prepare(run *rs, rn_case *c)
 }
 
 /* A case that ran: a known failure is xfail, a listed case that passes
- * xpass. */
+ * (or passes in part) xpass. */
 static void apply_expectations(run *rs, rn_case *c)
 {
     rn_result *r = &c->result;
@@ -136,7 +136,7 @@ static void apply_expectations(run *rs, rn_case *c)
     r->known = rn_xstrdup(known);
     if (r->outcome == RN_OUT_FAIL || r->outcome == RN_OUT_CRASHED)
         r->outcome = RN_OUT_XFAIL;
-    else if (r->outcome == RN_OUT_PASS)
+    else if (r->outcome == RN_OUT_PASS || r->outcome == RN_OUT_PARTIAL)
         r->outcome = RN_OUT_XPASS;
 }
 
@@ -297,8 +297,13 @@ static bool start_adapter(run *rs)
     }
     rs->hello = json_incref(rn_adapter_hello(rs->workers[0].adapter));
     rs->ctx.categories = rs->suite.categories;
+    rs->ctx.profile = rs->profile;
     rs->ctx.columns =
         rn_json_array_has_str(json_object_get(rs->hello, "capabilities"), "ranges.column");
+    rs->ctx.first_only = rn_json_array_has_str(json_object_get(rs->hello, "capabilities"),
+                                               "diagnostics.first-only");
+    rs->ctx.start_only = rn_json_array_has_str(json_object_get(rs->hello, "capabilities"),
+                                               "ranges.start-only");
     profiles = json_object_get(rs->hello, "profiles");
     if (profiles != NULL && !rn_json_array_has_str(profiles, rs->profile))
         rn_warn("the adapter does not list profile %s among its profiles", rs->profile);

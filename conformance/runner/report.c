@@ -6,8 +6,10 @@
  * The text report lists each fail, crashed and xpass case (up to
  * --max-failures) with its input, failed levels and an expected-vs-got
  * rendering; then a table per area; then the implementation and profile;
- * and last a line exactly "N passed, N failed" (N failed = fail + crashed
- * + xpass, and unsupported with --fail-on-unsupported), which CI reads.
+ * then, when some cases passed in part only, "N partial (...)"; and last
+ * a line exactly "N passed, N failed" (N passed = pass, never partial; N
+ * failed = fail + crashed + xpass, and unsupported with
+ * --fail-on-unsupported), which CI reads.
  */
 #include "runner.h"
 
@@ -240,6 +242,12 @@ char *rn_report_case_detail(const rn_report *rep, const rn_case *c,
         add_line(&b, indent, "failed levels: ", levels);
         free(levels);
     }
+    if (rn_result_any_partial(r)) {
+        char *levels = rn_result_partial_levels(r);
+
+        add_line(&b, indent, "compared in part (partial credit): ", levels);
+        free(levels);
+    }
     if (r->got != NULL || rn_result_any_failed(r)) {
         add_line(&b, indent, "expected:", "");
         render_expected(&b, rep, rn_case_expect(c), deeper);
@@ -271,7 +279,7 @@ char *rn_report_case_detail(const rn_report *rep, const rn_case *c,
 static const char *upper_outcome(rn_outcome o)
 {
     static const char *const names[RN_NOUTCOMES] = {
-        "PASS", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "CRASHED", "SKIPPED",
+        "PASS", "PARTIAL", "FAIL", "XFAIL", "XPASS", "UNSUPPORTED", "CRASHED", "SKIPPED",
     };
 
     return (size_t)o < RN_NOUTCOMES ? names[o] : "?";
@@ -325,7 +333,8 @@ static bool print_verbose(const rn_report *rep, const rn_case *c, FILE *out)
 {
     const rn_result *r = &c->result;
 
-    if (r->outcome == RN_OUT_XFAIL || (r->outcome == RN_OUT_PASS && r->diffs.n > 0)) {
+    if (r->outcome == RN_OUT_XFAIL || r->outcome == RN_OUT_PARTIAL ||
+        (r->outcome == RN_OUT_PASS && r->diffs.n > 0)) {
         print_case(rep, c, out);
         return false;
     }
@@ -370,6 +379,10 @@ bool rn_report_text(const rn_report *rep, FILE *out)
     impl = rn_report_implementation(rep);
     fprintf(out, "\nimplementation: %s; profile: %s\n", impl, rep->profile);
     free(impl);
+    if (rep->totals.n[RN_OUT_PARTIAL] > 0)
+        fprintf(out, "%zu partial (passed in the part compared: diagnostics.first-only, "
+                "ranges.start-only; not counted as passed)\n",
+                rep->totals.n[RN_OUT_PARTIAL]);
     for (i = 0; i < RN_NOUTCOMES; i++)
         if (rn_outcome_fails((rn_outcome)i, rep->unsupported_fails))
             nfailed += rep->totals.n[i];

@@ -6,18 +6,22 @@
  *   {"format": "tfexpr-report/1",
  *    "implementation": {...} | null, "profile": "P14", "capabilities": [...],
  *    "cases": [{"id", "name", "file", "outcome", "failed_levels": [...],
- *               "levels": {level: "pass"|"fail"|"n/a"|"differs"},
+ *               "partial_levels"?: [...],
+ *               "levels": {level: "pass"|"fail"|"n/a"|"differs"|"partial"},
  *               "reason"?, "known"?, "differences"?, "expected"?, "got"?,
  *               "stderr"?}],
- *    "totals": {"pass", "fail", "xfail", "xpass", "unsupported", "crashed",
- *               "skipped", "total", "passed", "failed"},
+ *    "totals": {"pass", "partial", "fail", "xfail", "xpass", "unsupported",
+ *               "crashed", "skipped", "total", "passed", "failed"},
  *    "areas": {"<area>": {the same keys as "totals"}}}
  *
- * "passed" counts pass; "failed" counts fail, crashed and xpass (and
+ * "passed" counts pass (never partial, which has its own count); "failed"
+ * counts fail, crashed and xpass (and
  * unsupported with --fail-on-unsupported), as the text report's last line.
  *
  * "expected" and "got" are given for cases that were compared and did not
- * simply pass (fail, xfail, and pass with summary differences).
+ * simply pass (fail, xfail, partial, and pass with summary differences).
+ * "partial_levels" (the levels compared in part) only for cases that
+ * have some.
  */
 #include "runner.h"
 
@@ -55,6 +59,14 @@ static json_t *case_json(const rn_case *c)
                             json_string(rn_status_name((rn_status)r->levels[i])));
     }
     json_object_set_new(j, "failed_levels", failed);
+    if (rn_result_any_partial(r)) {
+        json_t *partial = json_array();
+
+        for (i = 0; i < RN_NLEVELS; i++)
+            if (r->levels[i] == RN_ST_PARTIAL)
+                json_array_append_new(partial, json_string(rn_level_name((rn_level)i)));
+        json_object_set_new(j, "partial_levels", partial);
+    }
     json_object_set_new(j, "levels", levels);
     if (r->reason != NULL)
         json_object_set_new(j, "reason", json_string(r->reason));

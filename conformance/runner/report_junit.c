@@ -7,6 +7,8 @@
  *   crashed                      <error>
  *   skipped, xfail, unsupported  <skipped>  (unsupported is a <failure>
  *                                            with --fail-on-unsupported)
+ *   partial                      <skipped type="partial">, with the
+ *                                detail: neither a pass nor a failure
  *
  * Text is escaped for XML 1.0: markup characters become entities, and
  * characters XML cannot carry at all (controls other than tab, newline and
@@ -70,7 +72,7 @@ static void put_attr(FILE *out, const char *name, const char *value)
 static void put_counts(FILE *out, const rn_report *rep, const rn_totals *t)
 {
     size_t failures = t->n[RN_OUT_FAIL] + t->n[RN_OUT_XPASS];
-    size_t skipped = t->n[RN_OUT_SKIPPED] + t->n[RN_OUT_XFAIL];
+    size_t skipped = t->n[RN_OUT_SKIPPED] + t->n[RN_OUT_XFAIL] + t->n[RN_OUT_PARTIAL];
 
     if (rep->unsupported_fails)
         failures += t->n[RN_OUT_UNSUPPORTED];
@@ -113,6 +115,13 @@ static void put_case(FILE *out, const rn_report *rep, const rn_case *c,
     fputs(">\n", out);
     switch (r->outcome) {
     case RN_OUT_PASS:
+        break;
+    case RN_OUT_PARTIAL:
+        detail = rn_report_case_detail(rep, c, "");
+        levels = rn_result_partial_levels(r);
+        message = rn_xasprintf("partial: passed in the part compared; compared in "
+                               "part: %s", levels);
+        put_element(out, "skipped", "partial", message, detail);
         break;
     case RN_OUT_FAIL:
         detail = rn_report_case_detail(rep, c, "");

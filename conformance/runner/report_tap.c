@@ -9,6 +9,8 @@
  *   xpass         not ok N - NAME [ID]            + a YAML block (an
  *                 unexpected pass fails the run, so no TODO directive)
  *   xfail         not ok N - NAME [ID] # TODO known failure: REASON
+ *   partial       ok N - NAME [ID] # SKIP partial: LEVELS compared in part
+ *                 (passed in the part compared; a SKIP, never a pass)
  *   skipped       ok N - NAME [ID] # SKIP REASON
  *   unsupported   ok N - NAME [ID] # SKIP unsupported: MESSAGE
  *                 (not ok + YAML with --fail-on-unsupported)
@@ -51,6 +53,7 @@ bool rn_report_tap(const rn_report *rep, FILE *out)
     size_t n = 0;
     size_t npassed = 0;
     size_t nfailed = 0;
+    size_t npartial = 0;
 
     fputs("TAP version 13\n", out);
     fprintf(out, "1..%zu\n", rep->totals.total);
@@ -68,6 +71,11 @@ bool rn_report_tap(const rn_report *rep, FILE *out)
         if (r->outcome == RN_OUT_XFAIL) {
             fputs(" # TODO known failure: ", out);
             put_one_line(out, r->known != NULL ? r->known : "");
+        } else if (r->outcome == RN_OUT_PARTIAL) {
+            char *levels = rn_result_partial_levels(r);
+
+            fprintf(out, " # SKIP partial: %s compared in part", levels);
+            free(levels);
         } else if (r->outcome == RN_OUT_SKIPPED) {
             fputs(" # SKIP ", out);
             put_one_line(out, r->reason != NULL ? r->reason : "skipped");
@@ -80,9 +88,13 @@ bool rn_report_tap(const rn_report *rep, FILE *out)
             put_yaml(out, rep, c);
         if (r->outcome == RN_OUT_PASS)
             npassed++;
+        if (r->outcome == RN_OUT_PARTIAL)
+            npartial++;
         if (fails)
             nfailed++;
     }
+    if (npartial > 0)
+        fprintf(out, "# %zu partial\n", npartial);
     fprintf(out, "# %zu passed, %zu failed\n", npassed, nfailed);
     return !ferror(out);
 }

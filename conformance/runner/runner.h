@@ -102,6 +102,16 @@ char *rn_utf8_clean(const char *s, size_t nbytes);
  * character boundary), with "..." appended when cut. */
 char *rn_utf8_quote(const char *s, size_t nbytes, size_t max_nbytes);
 
+/* Whether the bytes are valid UTF-8 (NUL included). */
+bool rn_utf8_valid(const char *s, size_t nbytes);
+/* The bytes as a quoted string for a report: valid UTF-8 as itself,
+ * every other byte, control character, quote and backslash escaped
+ * (\xNN, \", \\).  The caller frees. */
+char *rn_bytes_escape(const char *s, size_t nbytes);
+/* Decodes standard base64 (RFC 4648 alphabet, '=' padding optional)
+ * and appends the bytes to *out; false if `s` is not base64. */
+bool rn_base64_decode(const char *s, size_t nchars, rn_buf *out);
+
 void rn_error(const char *fmt, ...) RN_PRINTF(1, 2);
 void rn_warn(const char *fmt, ...) RN_PRINTF(1, 2);
 
@@ -125,6 +135,7 @@ bool rn_star_match(const char *pattern, const char *text);
 
 typedef enum rn_outcome {
     RN_OUT_PASS,
+    RN_OUT_PARTIAL,  /* passed what was compared, compared in part only */
     RN_OUT_FAIL,
     RN_OUT_XFAIL,
     RN_OUT_XPASS,
@@ -157,7 +168,10 @@ typedef enum rn_status {
     RN_ST_PASS,
     RN_ST_FAIL,
     RN_ST_NA,      /* not compared: not reached, or not checkable */
-    RN_ST_DIFFERS  /* informative level (summary) that differs */
+    RN_ST_DIFFERS, /* informative level (summary) that differs */
+    RN_ST_PARTIAL  /* passed in the part compared: the adapter declared
+                    * diagnostics.first-only (count) or ranges.start-only
+                    * (range, position), and the rest differs */
 } rn_status;
 
 const char *rn_outcome_name(rn_outcome o);
@@ -176,10 +190,14 @@ typedef struct rn_result {
     rn_strlist diffs;  /* readable differences, one per entry */
 } rn_result;
 
-/* Sets the status of a level; FAIL is never overridden, and DIFFERS only
- * by FAIL. */
+/* Sets the status of a level; FAIL is never overridden, and DIFFERS and
+ * PARTIAL only by FAIL. */
 void rn_result_set(rn_result *r, rn_level level, rn_status st);
 bool rn_result_any_failed(const rn_result *r);
+bool rn_result_any_partial(const rn_result *r);
+/* The levels compared in part only, "count, range" ("" if none); the
+ * caller frees. */
+char *rn_result_partial_levels(const rn_result *r);
 /* The failed levels, "value, marks" ("" if none); the caller frees. */
 char *rn_result_failed_levels(const rn_result *r);
 void rn_result_free(rn_result *r);
@@ -329,14 +347,17 @@ typedef enum rn_answer_kind {
 /* What a comparison needs besides the case and the answer. */
 typedef struct rn_compare_ctx {
     json_t *categories;  /* categories.json */
+    const char *profile; /* the run's profile */
     bool columns;        /* the adapter declared "ranges.column" */
+    bool first_only;     /* the adapter declared "diagnostics.first-only" */
+    bool start_only;     /* the adapter declared "ranges.start-only" */
 } rn_compare_ctx;
 
 /* Which of the four answer forms `answer` is, for a case of `request`
  * ("eval" when NULL); for UNSUPPORTED, ERRORED and MALFORMED, *why is the message or the defect (caller frees). */
 rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **why);
 /* Compares an RN_ANS_EVAL answer with the expectation, setting the levels
- * and differences of r, and r->outcome to PASS or FAIL. */
+ * and differences of r, and r->outcome to PASS, PARTIAL or FAIL. */
 void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
                 rn_result *r);
 
@@ -362,12 +383,19 @@ bool rn_value_check(json_t *tv, char **why);
 /* The same for the value a console request answers or expects, whose
  * types may also be "type", the capsule type of type() results. */
 bool rn_console_value_check(json_t *tv, char **why);
+/* The same for the value of an adapter's answer (console: of a console
+ * request), which may also hold the number text NaN and strings given as
+ * "v_base64"; a "v_base64" string that is valid UTF-8 is rewritten in
+ * place as "v". */
+bool rn_answer_value_check(json_t *tv, bool console, char **why);
+/* Whether a checked typed value is a number whose text is NaN. */
+bool rn_value_is_nan(json_t *tv);
 bool rn_type_check(json_t *type, char **why);
 /* The same for a type constraint (a convert request's "convert_to"),
  * whose object types may list optional attributes as a third element. */
 bool rn_constraint_check(json_t *type, char **why);
-/* Canonical text of a number string ("0", "-0", "inf", "-inf" or
- * "[-]0.DIGITSeEXP"), or NULL if it is not a number string. */
+/* Canonical text of a number text ("0", "-0", "inf", "-inf", "nan" or
+ * "[-]0.DIGITSeEXP"), or NULL if it is not a number text. */
 char *rn_number_canonical(const char *s);
 /* Compares two checked typed values: the type, value and marks levels. */
 void rn_value_compare(json_t *expected, json_t *got, rn_result *r);

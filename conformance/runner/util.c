@@ -282,6 +282,86 @@ char *rn_utf8_clean(const char *s, size_t nbytes)
     return rn_utf8_quote(s, nbytes, (size_t)-1);
 }
 
+bool rn_utf8_valid(const char *s, size_t nbytes)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < nbytes) {
+        size_t n = p[i] == 0 ? 1 : utf8_seq_nbytes(p + i, nbytes - i);
+
+        if (n == 0)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+char *rn_bytes_escape(const char *s, size_t nbytes)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    rn_buf b = {0};
+    size_t i = 0;
+
+    rn_buf_addc(&b, '"');
+    while (i < nbytes) {
+        size_t n = utf8_seq_nbytes(p + i, nbytes - i);
+
+        if (n == 0 || p[i] < 0x20 || p[i] == 0x7F || p[i] == '"' || p[i] == '\\') {
+            if (n != 0 && (p[i] == '"' || p[i] == '\\'))
+                rn_buf_printf(&b, "\\%c", p[i]);
+            else
+                rn_buf_printf(&b, "\\x%02X", p[i]);
+            i++;
+        } else {
+            rn_buf_addn(&b, s + i, n);
+            i += n;
+        }
+    }
+    rn_buf_addc(&b, '"');
+    return rn_buf_steal(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Base64 */
+
+/* The value of a base64 digit (RFC 4648, section 4), or -1. */
+static int base64_digit(char c)
+{
+    static const char digits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const char *at = c != '\0' ? strchr(digits, c) : NULL;
+
+    return at != NULL ? (int)(at - digits) : -1;
+}
+
+bool rn_base64_decode(const char *s, size_t nchars, rn_buf *out)
+{
+    size_t npad = 0;
+    size_t i;
+    unsigned long acc = 0;
+    int nbits = 0;
+
+    while (npad < 2 && npad < nchars && s[nchars - 1 - npad] == '=')
+        npad++;
+    if ((nchars % 4) != 0 && npad > 0)
+        return false;
+    for (i = 0; i < nchars - npad; i++) {
+        int d = base64_digit(s[i]);
+
+        if (d < 0)
+            return false;
+        acc = ((acc << 6) | (unsigned long)d) & 0xFFFFFF;
+        nbits += 6;
+        if (nbits >= 8) {
+            nbits -= 8;
+            rn_buf_addc(out, (char)((acc >> nbits) & 0xFF));
+        }
+    }
+    /* left-over bits must be zero, and no lone sixth of a byte */
+    return nbits < 6 && (acc & ((1UL << nbits) - 1)) == 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Messages */
 

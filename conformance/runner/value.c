@@ -161,6 +161,26 @@ static bool is_digit(char c)
  * 32-bit binary exponents) and would risk overflow here. */
 #define MAX_EXPONENT 1000000000000000LL
 
+/* Whether s is `word` in any case (ASCII). */
+static bool is_word(const char *s, const char *word)
+{
+    for (; *word != '\0'; s++, word++) {
+        /* *word is a lower-case letter: *s matches it or its upper case */
+        if (*s != *word && *s != *word - 'a' + 'A')
+            return false;
+    }
+    return *s == '\0';
+}
+
+/* The number texts an answer may hold (conformance/README.md, "Number
+ * texts"):
+ *
+ *   number   := sign? (mantissa exponent? | "inf" | "infinity" | "nan")
+ *   sign     := "-" | "+"
+ *   mantissa := digit+ ("." digit*)? | "." digit+
+ *   exponent := ("e" | "E") sign? digit+
+ *
+ * the words in any case.  Leading zeros are allowed ("007"). */
 char *rn_number_canonical(const char *s)
 {
     bool negative = false;
@@ -175,29 +195,24 @@ char *rn_number_canonical(const char *s)
     size_t nlead = 0;
     char *canon;
 
-    if (*s == '-') {
-        negative = true;
-        s++;
-    }
-    if (strcmp(s, "inf") == 0)
+    if (*s == '-' || *s == '+')
+        negative = *s++ == '-';
+    if (is_word(s, "inf") || is_word(s, "infinity"))
         return rn_xstrdup(negative ? "-inf" : "inf");
+    if (is_word(s, "nan"))
+        return rn_xstrdup("nan");
     int_digits = s;
-    if (*s == '0')
+    while (is_digit(*s))
         s++;
-    else if (*s >= '1' && *s <= '9')
-        while (is_digit(*s))
-            s++;
-    else
-        return NULL;
     nint = (size_t)(s - int_digits);
     if (*s == '.') {
         frac_digits = ++s;
         while (is_digit(*s))
             s++;
         nfrac = (size_t)(s - frac_digits);
-        if (nfrac == 0)
-            return NULL;
     }
+    if (nint + nfrac == 0)
+        return NULL;
     if (*s == 'e' || *s == 'E') {
         bool exp_negative = false;
 
@@ -237,11 +252,21 @@ char *rn_number_canonical(const char *s)
     return canon;
 }
 
+/* Whether a number text is NaN (an answer may hold one; it equals
+ * nothing). */
+static bool is_nan_text(const char *s)
+{
+    if (*s == '-' || *s == '+')
+        s++;
+    return is_word(s, "nan");
+}
+
 static bool numbers_equal(const char *a, const char *b)
 {
     char *ca = rn_number_canonical(a);
     char *cb = rn_number_canonical(b);
-    bool equal = ca != NULL && cb != NULL && strcmp(ca, cb) == 0;
+    bool equal = ca != NULL && cb != NULL && strcmp(ca, "nan") != 0 &&
+                 strcmp(ca, cb) == 0;
 
     free(ca);
     free(cb);
@@ -268,6 +293,7 @@ typedef struct checker {
     char *why;
     bool constraint;   /* a type constraint: objects may name optional attributes */
     bool console;      /* a console answer: the type `type` is allowed */
+    bool answer;       /* an adapter's answer: NaN and "v_base64" are allowed */
 } checker;
 
 static bool check_fail(checker *c, const char *fmt, ...) RN_PRINTF(2, 3);
@@ -398,8 +424,12 @@ static bool check_payload(checker *c, json_t *v, json_t *type)
             return check_fail(c, "a number payload must be a string");
         canon = rn_number_canonical(json_string_value(v));
         if (canon == NULL)
-            return check_fail(c, "not a number string (decimal digits, optional "
-                                 "fraction and exponent, inf, -inf)");
+            return check_fail(c, "not a number text (optional sign, decimal digits "
+                                 "with optional fraction and exponent, inf, infinity)");
+        if (strcmp(canon, "nan") == 0 && !c->answer) {
+            free(canon);
+            return check_fail(c, "NaN is no cty number (only an answer may hold it)");
+        }
         free(canon);
         return true;
     case TK_STRING:
@@ -453,6 +483,32 @@ static bool check_payload(checker *c, json_t *v, json_t *type)
     return check_fail(c, "invalid type");
 }
 
+/* An answer's string payload given as "v_base64" (conformance/README.md,
+ * "Text in requests and answers"): base64 of the string's bytes.  When the
+ * bytes are valid UTF-8 the node is rewritten with "v", so that it
+ * compares as any string; otherwise "v_base64" stays, and the string
+ * equals no expected one. */
+static bool check_base64_string(checker *c, json_t *node, json_t *type)
+{
+    json_t *v64 = json_object_get(node, "v_base64");
+    rn_buf bytes = {0};
+
+    if (kind_of(type) != TK_STRING)
+        return check_fail(c, "\"v_base64\" is only for a string payload");
+    if (!json_is_string(v64) ||
+        !rn_base64_decode(json_string_value(v64), json_string_length(v64), &bytes)) {
+        rn_buf_free(&bytes);
+        return check_fail(c, "\"v_base64\" must be a base64 string");
+    }
+    if (rn_utf8_valid(bytes.data != NULL ? bytes.data : "", bytes.nbytes)) {
+        json_object_set_new(node, "v", json_stringn(bytes.data != NULL ? bytes.data : "",
+                                                    bytes.nbytes));
+        json_object_del(node, "v_base64");
+    }
+    rn_buf_free(&bytes);
+    return true;
+}
+
 static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
 {
     const char *key;
@@ -464,7 +520,7 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
     if (!json_is_object(node))
         return check_fail(c, "a value node must be a JSON object");
     json_object_foreach(node, key, item) {
-        if (strcmp(key, "v") == 0)
+        if (strcmp(key, "v") == 0 || (strcmp(key, "v_base64") == 0 && c->answer))
             nforms++;
         else if (strcmp(key, "null") == 0 || strcmp(key, "unknown") == 0) {
             nforms++;
@@ -484,7 +540,10 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
             return check_fail(c, "unexpected member \"%s\" in a value node", key);
     }
     if (nforms != 1)
-        return check_fail(c, "a value node has exactly one of \"v\", \"null\", \"unknown\"");
+        return check_fail(c, c->answer ? "a value node has exactly one of \"v\", "
+                                         "\"v_base64\", \"null\", \"unknown\""
+                                       : "a value node has exactly one of \"v\", "
+                                         "\"null\", \"unknown\"");
     own = json_object_get(node, "type");
     if (top) {
         if (own == NULL)
@@ -500,6 +559,8 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
         return false;
     if (state_of(node) != NS_KNOWN)
         return true;
+    if (json_object_get(node, "v_base64") != NULL)
+        return check_base64_string(c, node, type);
     return check_payload(c, json_object_get(node, "v"), type);
 }
 
@@ -507,7 +568,7 @@ bool rn_value_check(json_t *tv, char **why)
 {
     /* a value's type may keep optional markers where cty leaves them
      * (spec [conv.object.optional], items 3 and 4) */
-    checker c = {{0}, NULL, true, false};
+    checker c = {{0}, NULL, true, false, false};
     bool ok = check_node(&c, tv, NULL, true);
 
     if (!ok)
@@ -516,9 +577,28 @@ bool rn_value_check(json_t *tv, char **why)
     return ok;
 }
 
+bool rn_answer_value_check(json_t *tv, bool console, char **why)
+{
+    checker c = {{0}, NULL, true, console, true};
+    bool ok = check_node(&c, tv, NULL, true);
+
+    if (!ok)
+        *why = c.why;
+    rn_buf_free(&c.path);
+    return ok;
+}
+
+bool rn_value_is_nan(json_t *tv)
+{
+    json_t *v = json_object_get(tv, "v");
+
+    return kind_of(json_object_get(tv, "type")) == TK_NUMBER && json_is_string(v) &&
+           is_nan_text(json_string_value(v));
+}
+
 bool rn_console_value_check(json_t *tv, char **why)
 {
-    checker c = {{0}, NULL, true, true};
+    checker c = {{0}, NULL, true, true, false};
     bool ok = check_node(&c, tv, NULL, true);
 
     if (!ok)
@@ -529,7 +609,7 @@ bool rn_console_value_check(json_t *tv, char **why)
 
 bool rn_type_check(json_t *type, char **why)
 {
-    checker c = {{0}, NULL, false, false};
+    checker c = {{0}, NULL, false, false, false};
     bool ok = check_type(&c, type);
 
     if (!ok)
@@ -540,7 +620,7 @@ bool rn_type_check(json_t *type, char **why)
 
 bool rn_constraint_check(json_t *type, char **why)
 {
-    checker c = {{0}, NULL, true, false};
+    checker c = {{0}, NULL, true, false, false};
     bool ok = check_type(&c, type);
 
     if (!ok)
@@ -608,6 +688,20 @@ static void render_json_string(rn_buf *b, json_t *s)
     free(text);
 }
 
+/* An answer's string that is not UTF-8 ("v_base64"): its bytes quoted
+ * with \xNN escapes, and "(not UTF-8)". */
+static void render_invalid_string(rn_buf *b, json_t *v64)
+{
+    rn_buf bytes = {0};
+    char *text;
+
+    (void)rn_base64_decode(json_string_value(v64), json_string_length(v64), &bytes);
+    text = rn_bytes_escape(bytes.data != NULL ? bytes.data : "", bytes.nbytes);
+    rn_buf_printf(b, "%s (not UTF-8)", text);
+    free(text);
+    rn_buf_free(&bytes);
+}
+
 /* "(sensitive, x)", or "(no marks)" */
 static void render_mark_list(rn_buf *b, json_t *marks)
 {
@@ -672,7 +766,10 @@ static void render_node(rn_buf *b, json_t *node, json_t *static_type, bool top)
             rn_buf_adds(b, json_string_value(v));
             break;
         case TK_STRING:
-            render_json_string(b, v);
+            if (v != NULL)
+                render_json_string(b, v);
+            else
+                render_invalid_string(b, json_object_get(node, "v_base64"));
             break;
         case TK_TYPE:
             rn_buf_adds(b, "type(");
@@ -745,11 +842,13 @@ static bool marks_equal(json_t *a, json_t *b)
     return true;
 }
 
+/* Two string payloads; a missing one (an answer's "v_base64" that is not
+ * UTF-8) equals nothing. */
 static bool strings_equal(json_t *a, json_t *b)
 {
     size_t n = json_string_length(a);
 
-    return n == json_string_length(b) &&
+    return a != NULL && b != NULL && n == json_string_length(b) &&
            memcmp(json_string_value(a), json_string_value(b), n) == 0;
 }
 
@@ -893,6 +992,18 @@ static bool has_non_ascii(json_t *s)
     return false;
 }
 
+/* A NaN in the answer, where a number is expected:
+ * a failure of its own kind, since no cty number is NaN. */
+static void nan_differs(comparer *c, json_t *e, json_t *et)
+{
+    char *es = render_one(e, et);
+
+    rn_result_set(c->r, RN_LV_VALUE, RN_ST_FAIL);
+    rn_strlist_addf(&c->r->diffs, "value at %s: expected %s, got NaN (not a number: "
+                    "no cty number is NaN)", cmp_where(c), es);
+    free(es);
+}
+
 /* Like value_differs, but strings beyond ASCII, which can look alike (as
  * NFC and NFD forms do), are also shown with \u escapes. */
 static void strings_differ(comparer *c, json_t *e, json_t *et, json_t *g,
@@ -993,12 +1104,28 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
     gv = json_object_get(g, "v");
     switch (class_of(kind_of(et))) {
     case PC_BOOL:
-    case PC_NUMBER:
         if (!nodes_equal(e, et, g, gt, false))
             value_differs(c, e, et, g, gt);
         return;
+    case PC_NUMBER:
+        if (is_nan_text(json_string_value(gv)))
+            nan_differs(c, e, et);
+        else if (!nodes_equal(e, et, g, gt, false))
+            value_differs(c, e, et, g, gt);
+        return;
     case PC_STRING:
-        if (!strings_equal(ev, gv))
+        if (gv == NULL) {
+            /* a string that is not UTF-8 (an answer's "v_base64") equals no
+             * cty string */
+            char *es = render_one(e, et);
+            char *gs = render_one(g, gt);
+
+            rn_result_set(c->r, RN_LV_VALUE, RN_ST_FAIL);
+            rn_strlist_addf(&c->r->diffs, "value at %s: expected %s, got a string that "
+                            "is not valid UTF-8: %s", cmp_where(c), es, gs);
+            free(es);
+            free(gs);
+        } else if (!strings_equal(ev, gv))
             strings_differ(c, e, et, g, gt);
         return;
     case PC_SEQUENCE:

@@ -37,7 +37,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-OUTCOMES = ["pass", "fail", "xfail", "xpass", "unsupported", "crashed", "skipped"]
+OUTCOMES = ["pass", "partial", "fail", "xfail", "xpass", "unsupported", "crashed", "skipped"]
 
 
 def report(ok, what, why=""):

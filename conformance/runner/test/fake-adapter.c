@@ -44,7 +44,8 @@
  * Options:
  *   --caps LIST     the capabilities declared, comma-separated ("" for
  *                   none; default mode.expression, mode.template,
- *                   unknown, marks, ranges.column, fn:*)
+ *                   request.parse, request.convert, request.refs,
+ *                   request.console, unknown, marks, ranges.column, fn:*)
  *   --name NAME     the implementation's name (default fake-adapter)
  *   --no-hello      exit with status 1 at hello, without answering
  *   --bad-hello     answer hello with "protocol": 2
@@ -60,7 +61,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_CAPS "mode.expression,mode.template,unknown,marks,ranges.column,fn:*"
+#define DEFAULT_CAPS \
+    "mode.expression,mode.template,request.parse,request.convert,request.refs," \
+    "request.console,unknown,marks,ranges.column,fn:*"
 
 typedef struct fake {
     const char *caps;

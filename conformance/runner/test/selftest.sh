@@ -115,7 +115,9 @@ pycheck outcomes "$TMP/shell.out" "P0000003=crashed" "P0000003~signal 9"
 
 # ---------------------------------------------------------------------------
 # B: fewer capabilities: requirements not declared mean skipped; without
-# ranges.column the position level is not checked.
+# ranges.column the position level is not checked.  A case's mode and
+# request are requirements of their own (mode.<mode>, request.<request>),
+# listed in "requires" or not.
 
 run caps --adapter "$(q "$FAKE") --caps mode.expression,unknown" --format json \
     --filter 'file:*/applicability.json' --filter 'name:diags/position/*' \
@@ -124,7 +126,25 @@ status caps 0
 pycheck outcomes "$TMP/caps.out" A0000001=skipped A0000002=skipped A0000003=skipped \
     A0000004=pass A0000005=skipped D0000006=pass D0000006.position=n/a \
     V0000011=skipped V0000012=skipped V0000013=skipped \
-    "A0000001~fn:upper" "A0000005~marks"
+    "A0000001~fn:upper" "A0000005~marks" A0000006=skipped "A0000006~capability mode.template" \
+    A0000007=skipped "A0000007~capabilities mode.template, request.parse" \
+    A0000008=skipped "A0000008~capability request.parse"
+run caps-parse-expr --adapter "$(q "$FAKE") --caps mode.expression,request.parse" --format json \
+    --filter 'file:*/applicability.json' "$CASES"
+status caps-parse-expr 0
+pycheck outcomes "$TMP/caps-parse-expr.out" A0000008=pass A0000007=skipped \
+    "A0000007~capability mode.template" A0000006=skipped A0000004=pass
+run caps-template --adapter "$(q "$FAKE") --caps mode.template,request.parse" --format json \
+    --filter 'file:*/applicability.json' "$CASES"
+status caps-template 0
+pycheck outcomes "$TMP/caps-template.out" A0000006=pass A0000007=pass A0000008=skipped \
+    "A0000008~capability mode.expression" A0000004=skipped
+run caps-requests --adapter "$(q "$FAKE") --caps mode.expression" --format json \
+    --filter 'file:*/convert.json' --filter 'file:*/refs.json' --filter 'file:*/parse.json' "$CASES"
+status caps-requests 1
+pycheck outcomes "$TMP/caps-requests.out" C0000001=skipped "C0000001~request.convert" \
+    C0000007=skipped T0000001=skipped "T0000001~request.refs" T0000015=skipped \
+    R0000001=skipped "R0000001~request.parse" R0000006=crashed
 
 # A case that describes its host applies only to an adapter declaring
 # "host", which gets the description in the run request.
@@ -176,10 +196,11 @@ pycheck outcomes "$TMP/console.out" K0000001=pass K0000002=pass K0000005=pass \
     K0000006=pass "K0000003=fail[value]" "K0000004=fail[outcome]" "K0000007=fail[type]" \
     K0000007.value=pass "K0000008=fail[type]" K0000009=pass "K0000010=fail[value]" \
     K0000011=pass K0000012=crashed "K0000012~allowed only in the value of a console request"
-run console-nocap --adapter "$(q "$FAKE")" --format json --filter 'file:*/console.json' "$CASES"
+run console-nocap --adapter "$(q "$FAKE") --caps mode.expression,unknown,marks" --format json \
+    --filter 'file:*/console.json' "$CASES"
 status console-nocap 1
 pycheck outcomes "$TMP/console-nocap.out" K0000006=skipped "K0000006~request.console" \
-    "K0000003=fail[value]"
+    K0000003=skipped "K0000003~request.console" K0000012=crashed
 
 # Refs requests: lists of traversals compared by root, steps and keys (the
 # refs level), then every range (range, position); with request.refs
@@ -213,7 +234,66 @@ run profile --adapter "$(q "$FAKE")" --profile PN --format json \
     --filter 'file:*/applicability.json' "$CASES"
 status profile 0
 pycheck outcomes "$TMP/profile.out" A0000001=pass A0000002=skipped A0000003=pass \
-    A0000004=pass A0000005=pass
+    A0000004=pass A0000005=pass A0000006=pass A0000007=pass A0000008=pass
+
+# Partial credit: an adapter declaring diagnostics.first-only that answers
+# one error where more are expected has it compared with the first, and
+# one declaring ranges.start-only has only range starts compared; what
+# passes that way is "partial", never "pass", in every report, and does
+# not fail the run.  Without the capabilities the same answers fail.
+PARTIAL_CAPS=mode.expression,request.refs,ranges.column,diagnostics.first-only,ranges.start-only
+run partial --adapter "$(q "$FAKE") --caps $PARTIAL_CAPS" --format json "$HERE/partial"
+status partial 1
+pycheck outcomes "$TMP/partial.out" "Q0000001=partial[]" Q0000001.count=partial \
+    Q0000001.category=pass "Q0000002=fail[category,range,position]" Q0000002.count=partial \
+    Q0000003=pass Q0000004=pass "Q0000005=partial[]" Q0000005.range=partial \
+    Q0000005.position=partial "Q0000006=fail[range,position]" "Q0000007=partial[]" \
+    Q0000007.range=partial Q0000007.position=partial "Q0000008=fail[range,position]" \
+    "Q0000009=partial[]" Q0000009.count=partial Q0000009.range=partial
+pycheck totals "$TMP/partial.out"
+run partial-none --adapter "$(q "$FAKE") --caps mode.expression,request.refs,ranges.column" \
+    --format json "$HERE/partial"
+status partial-none 1
+pycheck outcomes "$TMP/partial-none.out" "Q0000001=fail[count]" "Q0000005=fail[range,position]" \
+    "Q0000007=fail[range,position]" "Q0000009=fail[count,range,position]" Q0000003=pass
+PARTIAL_ONLY=(--filter id:Q0000001 --filter id:Q0000003 --filter id:Q0000005 --filter id:Q0000007)
+run partial-text --adapter "$(q "$FAKE") --caps $PARTIAL_CAPS" --verbose "${PARTIAL_ONLY[@]}" \
+    "$HERE/partial"
+status partial-text 0
+pycheck text "$TMP/partial-text.out" 1 0 "3 partial (passed in the part compared" \
+    "PARTIAL Q0000001 partial/first-only/first-of-two" \
+    "compared in part (partial credit): count" \
+    "count (partial: diagnostics.first-only): expected 2 errors, got 1, compared with the first"
+check "partial-text: a partial column in the table" grep -q '^area  *pass partial fail' \
+    "$TMP/partial-text.out"
+run partial-junit --adapter "$(q "$FAKE") --caps $PARTIAL_CAPS" --format junit \
+    "${PARTIAL_ONLY[@]}" "$HERE/partial"
+status partial-junit 0
+pycheck junit "$TMP/partial-junit.out" 4 0 0
+has partial-junit out '<skipped type="partial" message="partial: passed in the part compared; compared in part: count"'
+run partial-tap --adapter "$(q "$FAKE") --caps $PARTIAL_CAPS" --format tap \
+    "${PARTIAL_ONLY[@]}" "$HERE/partial"
+status partial-tap 0
+pycheck tap "$TMP/partial-tap.out" 4 0
+has partial-tap out "ok 1 - partial/first-only/first-of-two [Q0000001] # SKIP partial: count compared in part"
+has partial-tap out "# 3 partial"
+has partial-tap out "# 1 passed, 0 failed"
+# A known failure that now passes in part is an unexpected pass.
+printf '{"format": "tfexpr-expectations/1", "implementation": "x",
+ "entries": {"Q0000001": {"status": "fail", "reason": "one error only"}}}\n' >"$TMP/partial-exp.json"
+run partial-exp --adapter "$(q "$FAKE") --caps $PARTIAL_CAPS" --format json \
+    --expectations "$TMP/partial-exp.json" --filter id:Q0000001 "$HERE/partial"
+status partial-exp 1
+pycheck outcomes "$TMP/partial-exp.out" Q0000001=xpass
+
+# Answers beyond the corpus's own forms (cases/answers.json, also in A):
+# the differences name NaN and strings that are not UTF-8.
+run answers-text --adapter "$(q "$FAKE")" --filter 'file:*/answers.json' "$CASES"
+status answers-text 1
+has answers-text out 'value at (top): expected 1, got NaN (not a number: no cty number is NaN)'
+has answers-text out 'outcome: got the value NaN (not a number), which no cty number is'
+has answers-text out 'value at (top): expected "hÿ", got a string that is not valid UTF-8: "h\xFF" (not UTF-8)'
+has answers-text out 'value at [1]: expected "b" (sensitive), got a string that is not valid UTF-8'
 
 # ---------------------------------------------------------------------------
 # D: the four report formats over the same cases.
@@ -330,6 +410,14 @@ has bad-refs-step err "refs-bad-step.json: case 1 (B0000009 bad/refs-bad-step): 
 run bad-host --list "$HERE/bad/host.json"
 status bad-host 2
 has bad-host err "host.json: case 1 (B0000011 bad/host-files): host.files.a.txt must be a base64 string"
+
+# What only an answer may hold: NaN, and strings as v_base64.
+for bad in 'nan:B0000014 bad/nan): expect.value: NaN is no cty number' \
+    'v-base64:B0000015 bad/v-base64): expect.value: unexpected member "v_base64"'; do
+    run "bad-${bad%%:*}" --list "$HERE/bad/${bad%%:*}.json"
+    status "bad-${bad%%:*}" 2
+    has "bad-${bad%%:*}" err "${bad%%:*}.json: case 1 (${bad#*:}"
+done
 
 run bad-flavor --list "$HERE/bad/flavor.json"
 status bad-flavor 2
