@@ -77,139 +77,178 @@ TFX_API void tfx_adapter_free(tfx_adapter *a)
     free(a);
 }
 
-/* Serialises `answer` to one line and drops the reference; `value`, when
- * not NULL, is the text of the answer's "value" member (the library's
- * typed JSON, one line), spliced in as it is and freed: jansson cannot
- * hold an object key with U+0000 (a map key or attribute name may have
- * one), so the value never goes through it. */
-static char *finish(json_t *answer, char *value)
-{
-    char *text;
-    char *out;
-    size_t n;
-    size_t m;
+/* ---- Writing answers ----
+ * An answer is written straight into one growing line of text, in the
+ * member order and escapes jansson's json_dumps(JSON_COMPACT |
+ * JSON_PRESERVE_ORDER) gave it before: building a jansson object per
+ * answer and diagnostic and serialising it was a twentieth of the
+ * adapter's work on the corpus.  The library's texts (a typed value, the
+ * references) are spliced in as they are. */
 
-    if (answer == NULL) {
-        tfx_free(value);
-        return NULL;
+typedef struct {
+    char *s;
+    size_t n;
+    size_t cap;
+    bool failed;  /* memory ran out: the answer is dropped */
+} answer_text;
+
+static void put_bytes(answer_text *o, const char *s, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->cap - o->n < n + 1) {
+        size_t cap = o->cap == 0 ? 256 : o->cap;
+        char *more;
+
+        while (cap - o->n < n + 1) {
+            if (cap > SIZE_MAX / 2) {
+                o->failed = true;
+                return;
+            }
+            cap *= 2;
+        }
+        more = realloc(o->s, cap);
+        if (more == NULL) {
+            o->failed = true;
+            return;
+        }
+        o->s = more;
+        o->cap = cap;
     }
-    text = json_dumps(answer, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(answer);
-    if (value == NULL || text == NULL) {
-        tfx_free(value);
-        return text;
-    }
-    /* {...} -> {...,"value":VALUE}; the answer has "seq" and
-     * "diagnostics", so it is not empty */
-    n = strlen(text);
-    m = strlen(value);
-    out = malloc(n + m + 16);
-    if (out != NULL)
-        snprintf(out, n + m + 16, "%.*s,\"value\":%s}", (int)(n - 1), text, value);
-    free(text);
-    tfx_free(value);
-    return out;
+    memcpy(o->s + o->n, s, n);
+    o->n += n;
+    o->s[o->n] = '\0';
 }
 
-/* A JSON string of s: each byte that is not part of valid UTF-8 becomes
- * U+FFFD, as Go's encoding/json writes it (a diagnostic's summary or
- * detail may quote such bytes; jansson refuses them).  NULL only when
- * memory runs out.  (conformance/README.md, "Text in requests and
- * answers") */
-static json_t *json_text(const char *s)
+static void put_text(answer_text *o, const char *s)
 {
-    size_t n = strlen(s);
+    put_bytes(o, s, strlen(s));
+}
+
+static void put_integer(answer_text *o, long long v)
+{
+    char digits[32];
+
+    snprintf(digits, sizeof(digits), "%lld", v);
+    put_text(o, digits);
+}
+
+/* s[0..n) as a JSON string, escaped as jansson escapes (", \, the short
+ * escapes \b \f \n \r \t, other control characters and U+0000 as
+ * \u00XX), each byte that is not part of valid UTF-8 written as U+FFFD,
+ * as Go's encoding/json does (a diagnostic's summary or detail may quote
+ * such bytes).  (conformance/README.md, "Text in requests and answers") */
+static void put_string_n(answer_text *o, const char *s, size_t n)
+{
     const unsigned char *u = (const unsigned char *)s;
-    unsigned char *fixed;
     size_t i = 0;
-    size_t o = 0;
-    json_t *j;
 
-    if (tfx_text_valid(u, n))
-        return json_stringn(s, n);
-    fixed = malloc(3 * n + 1); /* a byte becomes at most 3 */
-    if (fixed == NULL)
-        return NULL;
+    put_bytes(o, "\"", 1);
     while (i < n) {
+        size_t run = i;
         int32_t cp;
-        size_t len = tfx_text_decode(u + i, n - i, &cp);
+        size_t len;
 
+        /* a run of bytes written as they are */
+        while (run < n && u[run] >= 0x20 && u[run] < 0x80 && u[run] != '"' && u[run] != '\\')
+            run++;
+        put_bytes(o, s + i, run - i);
+        i = run;
+        if (i >= n)
+            break;
+        len = tfx_text_decode(u + i, n - i, &cp);
         if (cp < 0) {
-            fixed[o++] = 0xEF; /* U+FFFD */
-            fixed[o++] = 0xBF;
-            fixed[o++] = 0xBD;
+            put_bytes(o, "\xEF\xBF\xBD", 3); /* U+FFFD */
+        } else if (cp >= 0x80) {
+            put_bytes(o, s + i, len);
         } else {
-            memcpy(fixed + o, u + i, len);
-            o += len;
+            static const char shorts[] = "btn?fr"; /* the escapes of 8..13 (11 has none) */
+            char esc[8];
+
+            if (cp == '"' || cp == '\\')
+                snprintf(esc, sizeof(esc), "\\%c", (char)cp);
+            else if (cp >= 8 && cp <= 13 && cp != 11)
+                snprintf(esc, sizeof(esc), "\\%c", shorts[cp - 8]);
+            else
+                snprintf(esc, sizeof(esc), "\\u%04X", (unsigned)cp);
+            put_text(o, esc);
         }
         i += len;
     }
-    j = json_stringn((const char *)fixed, o);
-    free(fixed);
-    return j;
+    put_bytes(o, "\"", 1);
+}
+
+static void put_string(answer_text *o, const char *s)
+{
+    if (s == NULL)
+        s = "";
+    put_string_n(o, s, strlen(s));
+}
+
+/* "seq":N, as the request gave it (an integer in a run request; whatever
+ * JSON it was in a request that is refused) */
+static void put_seq(answer_text *o, json_t *seq)
+{
+    char *text;
+
+    put_text(o, "\"seq\":");
+    if (json_is_integer(seq)) {
+        put_integer(o, (long long)json_integer_value(seq));
+        return;
+    }
+    text = json_dumps(seq, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (text == NULL) {
+        o->failed = true;
+        return;
+    }
+    put_text(o, text);
+    free(text);
 }
 
 /* {"seq"?: seq, "errored": true, "message": message} */
-static json_t *errored(json_t *seq, const char *message)
+static void errored(answer_text *o, json_t *seq, const char *message)
 {
-    json_t *answer = json_object();
-
-    if (answer == NULL)
-        return NULL;
-    if (seq != NULL)
-        json_object_set(answer, "seq", seq);
-    json_object_set_new(answer, "errored", json_true());
-    json_object_set_new(answer, "message", json_text(message));
-    return answer;
+    put_text(o, "{");
+    if (seq != NULL) {
+        put_seq(o, seq);
+        put_text(o, ",");
+    }
+    put_text(o, "\"errored\":true,\"message\":");
+    put_string(o, message);
+    put_text(o, "}");
 }
 
-static json_t *answer_hello(tfx_adapter *a)
+static void answer_hello(tfx_adapter *a, answer_text *o)
 {
-    json_t *answer = json_object();
-    json_t *impl = json_object();
-    json_t *caps = json_array();
-    json_t *profiles = json_array();
     const char *name;
     size_t i;
 
-    if (answer == NULL || impl == NULL || caps == NULL || profiles == NULL) {
-        json_decref(answer);
-        json_decref(impl);
-        json_decref(caps);
-        json_decref(profiles);
-        return NULL;
+    put_text(o, "{\"protocol\":1,\"implementation\":{\"name\":\"tfexpr\",\"version\":");
+    put_string(o, tfx_version());
+    put_text(o, ",\"language\":\"c\"},\"capabilities\":[");
+    for (i = 0; i < TFX_COUNTOF(capabilities); i++) {
+        put_text(o, i > 0 ? ",\"" : "\"");
+        put_text(o, capabilities[i]);
+        put_text(o, "\"");
     }
-    json_object_set_new(impl, "name", json_string("tfexpr"));
-    json_object_set_new(impl, "version", json_string(tfx_version()));
-    json_object_set_new(impl, "language", json_string("c"));
-    for (i = 0; i < TFX_COUNTOF(capabilities); i++)
-        json_array_append_new(caps, json_string(capabilities[i]));
     /* fn:<name> for each function of the built-in table, and only those:
      * cases calling a function tfexpr lacks are not applicable. */
     for (i = 0; (name = tfx_func_builtin_name(i)) != NULL; i++) {
-        char cap[64];
-
-        snprintf(cap, sizeof(cap), "fn:%s", name);
-        json_array_append_new(caps, json_string(cap));
+        put_text(o, ",\"fn:");
+        put_text(o, name);
+        put_text(o, "\"");
     }
-    /* [fn.type] the console-only type(), which console requests offer */
-    json_array_append_new(caps, json_string("fn:type"));
-    /* [flavor.capability] OpenTofu's table, which a case's "flavor":
+    /* [fn.type] the console-only type(), which console requests offer;
+     * [flavor.capability] OpenTofu's table, which a case's "flavor":
      * "opentofu" asks for, and fn:<name> of each function only it has */
-    json_array_append_new(caps, json_string("flavor.opentofu"));
-    for (i = 0; tfx_func_opentofu_only_name(i) != NULL; i++) {
-        char cap[64];
-
-        snprintf(cap, sizeof(cap), "fn:%s", tfx_func_opentofu_only_name(i));
-        json_array_append_new(caps, json_string(cap));
+    put_text(o, ",\"fn:type\",\"flavor.opentofu\"");
+    for (i = 0; (name = tfx_func_opentofu_only_name(i)) != NULL; i++) {
+        put_text(o, ",\"fn:");
+        put_text(o, name);
+        put_text(o, "\"");
     }
-    json_array_append_new(profiles, json_string("P14"));
-    json_object_set_new(answer, "protocol", json_integer(1));
-    json_object_set_new(answer, "implementation", impl);
-    json_object_set_new(answer, "capabilities", caps);
-    json_object_set_new(answer, "profiles", profiles);
+    put_text(o, "],\"profiles\":[\"P14\"]}");
     a->said_hello = 1;
-    return answer;
 }
 
 /* Decodes standard base64 (padding optional) into a malloc'd buffer; NULL
@@ -244,35 +283,51 @@ static unsigned char *decode_base64(const char *text, size_t *n)
     return out;
 }
 
-static json_t *range_json(const tfx_range *r)
+static void put_position(answer_text *o, const tfx_pos *p)
 {
-    return json_pack("{s{sIsIsI}s{sIsIsI}}",
-                     "start", "byte", (json_int_t)r->start.byte, "line", (json_int_t)r->start.line,
-                     "column", (json_int_t)r->start.column,
-                     "end", "byte", (json_int_t)r->end.byte, "line", (json_int_t)r->end.line,
-                     "column", (json_int_t)r->end.column);
+    put_text(o, "{\"byte\":");
+    put_integer(o, (long long)p->byte);
+    put_text(o, ",\"line\":");
+    put_integer(o, (long long)p->line);
+    put_text(o, ",\"column\":");
+    put_integer(o, (long long)p->column);
+    put_text(o, "}");
+}
+
+static void put_range(answer_text *o, const char *name, const tfx_range *r)
+{
+    put_text(o, ",\"");
+    put_text(o, name);
+    put_text(o, "\":{\"start\":");
+    put_position(o, &r->start);
+    put_text(o, ",\"end\":");
+    put_position(o, &r->end);
+    put_text(o, "}");
 }
 
 /* The protocol form of a diagnostic. */
-static json_t *diagnostic_json(const tfx_diagnostic *d)
+static void put_diagnostic(answer_text *o, const tfx_diagnostic *d)
 {
-    json_t *o = json_pack("{ss ss ss so* so*}",
-                          "severity", d->severity == TFX_SEV_ERROR ? "error" : "warning",
-                          "phase", d->phase == TFX_PHASE_PARSE ? "parse" : "eval",
-                          "category", d->category, "summary", json_text(d->summary),
-                          "detail", json_text(d->detail != NULL ? d->detail : ""));
-
-    if (o != NULL && d->has_subject)
-        json_object_set_new(o, "subject", range_json(&d->subject));
-    if (o != NULL && d->has_context)
-        json_object_set_new(o, "context", range_json(&d->context));
-    return o;
+    put_text(o, d->severity == TFX_SEV_ERROR ? "{\"severity\":\"error\""
+                                             : "{\"severity\":\"warning\"");
+    put_text(o, d->phase == TFX_PHASE_PARSE ? ",\"phase\":\"parse\"" : ",\"phase\":\"eval\"");
+    put_text(o, ",\"category\":");
+    put_string(o, d->category);
+    put_text(o, ",\"summary\":");
+    put_string(o, d->summary);
+    put_text(o, ",\"detail\":");
+    put_string(o, d->detail != NULL ? d->detail : "");
+    if (d->has_subject)
+        put_range(o, "subject", &d->subject);
+    if (d->has_context)
+        put_range(o, "context", &d->context);
+    put_text(o, "}");
 }
 
 /* The source of a case: parses its input or input_base64 in its mode.
- * Returns NULL and sets *answer to an errored answer on a malformed case
- * (or leaves it NULL when memory ran out). */
-static tfx_source *parse_case(json_t *seq, json_t *c, json_t **answer)
+ * Returns NULL after writing an errored answer on a malformed case (or
+ * when memory ran out). */
+static tfx_source *parse_case(answer_text *o, json_t *seq, json_t *c)
 {
     const char *mode = json_string_value(json_object_get(c, "mode"));
     const char *input = json_string_value(json_object_get(c, "input"));
@@ -281,19 +336,18 @@ static tfx_source *parse_case(json_t *seq, json_t *c, json_t **answer)
     size_t n;
     tfx_source *src;
 
-    *answer = NULL;
     if (mode == NULL || (strcmp(mode, "expression") != 0 && strcmp(mode, "template") != 0)) {
-        *answer = errored(seq, "the case has no \"mode\" of \"expression\" or \"template\"");
+        errored(o, seq, "the case has no \"mode\" of \"expression\" or \"template\"");
         return NULL;
     }
     if ((input == NULL) == (b64 == NULL)) {
-        *answer = errored(seq, "the case needs exactly one of \"input\" and \"input_base64\"");
+        errored(o, seq, "the case needs exactly one of \"input\" and \"input_base64\"");
         return NULL;
     }
     if (b64 != NULL) {
         decoded = decode_base64(b64, &n);
         if (decoded == NULL) {
-            *answer = errored(seq, "\"input_base64\" is not base64");
+            errored(o, seq, "\"input_base64\" is not base64");
             return NULL;
         }
         input = (const char *)decoded;
@@ -305,78 +359,79 @@ static tfx_source *parse_case(json_t *seq, json_t *c, json_t **answer)
                            NULL);
     free(decoded);
     if (src == NULL)
-        *answer = errored(seq, "out of memory");
+        errored(o, seq, "out of memory");
     return src;
 }
 
-/* {"seq": seq, "diagnostics": [...]} from a source's or result's list. */
-static json_t *answer_diagnostics(json_t *seq, const tfx_source *src, const tfx_result *r)
+/* {"seq": seq, "diagnostics": [...] from a source's or result's list;
+ * the caller closes the object. */
+static void open_diagnostics(answer_text *o, json_t *seq, const tfx_source *src,
+                             const tfx_result *r)
 {
-    json_t *answer = json_object();
-    json_t *diags = json_array();
     size_t n = r != NULL ? tfx_result_diagnostic_count(r) : tfx_source_diagnostic_count(src);
     size_t i;
 
-    if (answer == NULL || diags == NULL) {
-        json_decref(answer);
-        json_decref(diags);
-        return NULL;
+    put_text(o, "{");
+    put_seq(o, seq);
+    put_text(o, ",\"diagnostics\":[");
+    for (i = 0; i < n; i++) {
+        if (i > 0)
+            put_text(o, ",");
+        put_diagnostic(o, r != NULL ? tfx_result_diagnostic(r, i) : tfx_source_diagnostic(src, i));
     }
-    for (i = 0; i < n; i++)
-        json_array_append_new(diags, diagnostic_json(r != NULL ? tfx_result_diagnostic(r, i)
-                                                               : tfx_source_diagnostic(src, i)));
-    json_object_set(answer, "seq", seq);
-    json_object_set_new(answer, "diagnostics", diags);
-    return answer;
+    put_text(o, "]");
+}
+
+/* {"seq": seq, "diagnostics": [...]} */
+static void answer_diagnostics(answer_text *o, json_t *seq, const tfx_source *src,
+                               const tfx_result *r)
+{
+    open_diagnostics(o, seq, src, r);
+    put_text(o, "}");
 }
 
 /* A parse request: every diagnostic of parsing the case's input, an empty
  * list when it parses cleanly. */
-static json_t *answer_parse(json_t *seq, json_t *c)
+static void answer_parse(answer_text *o, json_t *seq, json_t *c)
 {
-    json_t *answer;
-    tfx_source *src = parse_case(seq, c, &answer);
+    tfx_source *src = parse_case(o, seq, c);
 
     if (src == NULL)
-        return answer;
-    answer = answer_diagnostics(seq, src, NULL);
+        return;
+    answer_diagnostics(o, seq, src, NULL);
     tfx_source_free(src);
-    return answer;
 }
 
 /* A refs request [refs.protocol]: the traversals the input refers to, or
  * the parse's diagnostics when it has errors. */
-static json_t *answer_refs(json_t *seq, json_t *c)
+static void answer_refs(answer_text *o, json_t *seq, json_t *c)
 {
-    json_t *answer;
-    tfx_source *src = parse_case(seq, c, &answer);
+    tfx_source *src = parse_case(o, seq, c);
     tfx_refs *refs;
     char *text;
-    json_t *list;
 
     if (src == NULL)
-        return answer;
+        return;
     if (tfx_source_has_errors(src)) {
-        answer = answer_diagnostics(seq, src, NULL);
+        answer_diagnostics(o, seq, src, NULL);
         tfx_source_free(src);
-        return answer;
+        return;
     }
     refs = tfx_source_refs(src);
     text = refs != NULL ? tfx_refs_json(refs) : NULL;
-    list = text != NULL ? json_loads(text, 0, NULL) : NULL;
-    tfx_free(text);
     tfx_refs_free(refs);
     tfx_source_free(src);
-    if (list == NULL)
-        return errored(seq, "out of memory");
-    answer = json_object();
-    if (answer == NULL) {
-        json_decref(list);
-        return NULL;
+    if (text == NULL) {
+        errored(o, seq, "out of memory");
+        return;
     }
-    json_object_set(answer, "seq", seq);
-    json_object_set_new(answer, "refs", list);
-    return answer;
+    /* the library's list, one line of JSON, as it is */
+    put_text(o, "{");
+    put_seq(o, seq);
+    put_text(o, ",\"refs\":");
+    put_text(o, text);
+    put_text(o, "}");
+    tfx_free(text);
 }
 
 /* ---- Object keys holding U+0000 ----
@@ -504,24 +559,24 @@ static json_t *load_cutting_variables(const char *line, size_t n, raw_text *raw)
     return request;
 }
 
-/* The context of a case: its variables. */
-static tfx_context *case_context(json_t *seq, json_t *c, const raw_text *raw_vars,
-                                 json_t **answer)
+/* The context of a case: its variables; NULL after writing an errored
+ * answer. */
+static tfx_context *case_context(answer_text *o, json_t *seq, json_t *c,
+                                 const raw_text *raw_vars)
 {
     json_t *vars = json_object_get(c, "variables");
     tfx_context *ctx = tfx_context_new();
     char *text;
     char *error = NULL;
 
-    *answer = NULL;
     if (ctx == NULL) {
-        *answer = errored(seq, "out of memory");
+        errored(o, seq, "out of memory");
         return NULL;
     }
     if (vars == NULL)
         return ctx;
     if (!json_is_object(vars)) {
-        *answer = errored(seq, "\"variables\" is not an object");
+        errored(o, seq, "\"variables\" is not an object");
         tfx_context_free(ctx);
         return NULL;
     }
@@ -533,7 +588,7 @@ static tfx_context *case_context(json_t *seq, json_t *c, const raw_text *raw_var
 
         if (error != NULL && (msg = malloc(strlen(error) + 32)) != NULL)
             sprintf(msg, "malformed variables: %s", error);
-        *answer = errored(seq, msg != NULL ? msg : "out of memory");
+        errored(o, seq, msg != NULL ? msg : "out of memory");
         free(msg);
         tfx_free(error);
         free(text);
@@ -547,9 +602,9 @@ static tfx_context *case_context(json_t *seq, json_t *c, const raw_text *raw_var
 /* [host.protocol] The host a case describes ("host": conformance/README.md,
  * "Host description"): in-memory files under the working directory
  * ("cwd", default "/work"), the clock, the plan time, the random bytes and
- * the home directory.  NULL with no answer when the case has no host;
- * NULL with an errored answer when the description is malformed. */
-static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
+ * the home directory.  NULL when the case has no host; NULL and *bad
+ * after writing an errored answer when the description is malformed. */
+static tfx_host *case_host(answer_text *o, json_t *seq, json_t *c, bool *bad)
 {
     json_t *d = json_object_get(c, "host");
     json_t *files;
@@ -559,12 +614,13 @@ static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
     char *error = NULL;
     int rc = 0;
 
-    *answer = NULL;
+    *bad = false;
     if (d == NULL)
         return NULL;
     h = tfx_host_new();
     if (h == NULL || !json_is_object(d)) {
-        *answer = errored(seq, h == NULL ? "out of memory" : "\"host\" is not an object");
+        *bad = true;
+        errored(o, seq, h == NULL ? "out of memory" : "\"host\" is not an object");
         tfx_host_free(h);
         return NULL;
     }
@@ -607,7 +663,8 @@ static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
 
         if (msg != NULL)
             sprintf(msg, "malformed host: %s", error != NULL ? error : "a field has a bad value");
-        *answer = errored(seq, msg != NULL ? msg : "out of memory");
+        *bad = true;
+        errored(o, seq, msg != NULL ? msg : "out of memory");
         free(msg);
         tfx_free(error);
         tfx_host_free(h);
@@ -619,33 +676,33 @@ static tfx_host *case_host(json_t *seq, json_t *c, json_t **answer)
 /* An eval request (and a convert request: the value then converted to the
  * case's convert_to type; a console request: evaluated as `terraform
  * console` does, with type()): the value, or the diagnostics. */
-static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console,
-                           const raw_text *raw_vars, char **value_text)
+static void answer_eval(answer_text *o, json_t *seq, json_t *c, bool convert, bool console,
+                        const raw_text *raw_vars)
 {
     tfx_host *host;
-    json_t *answer;
     tfx_context *ctx;
     tfx_source *src;
     tfx_result *r;
+    bool bad;
 
-    src = parse_case(seq, c, &answer);
+    src = parse_case(o, seq, c);
     if (src == NULL)
-        return answer;
+        return;
     if (tfx_source_has_errors(src)) {
-        answer = answer_diagnostics(seq, src, NULL);
+        answer_diagnostics(o, seq, src, NULL);
         tfx_source_free(src);
-        return answer;
+        return;
     }
-    ctx = case_context(seq, c, raw_vars, &answer);
+    ctx = case_context(o, seq, c, raw_vars);
     if (ctx == NULL) {
         tfx_source_free(src);
-        return answer;
+        return;
     }
-    host = case_host(seq, c, &answer);
-    if (answer != NULL) {
+    host = case_host(o, seq, c, &bad);
+    if (bad) {
         tfx_context_free(ctx);
         tfx_source_free(src);
-        return answer;
+        return;
     }
     tfx_context_set_host(ctx, host);
     if (console)
@@ -660,7 +717,8 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console,
             tfx_context_free(ctx);
             tfx_host_free(host);
             tfx_source_free(src);
-            return errored(seq, "unknown \"flavor\" (only \"terraform\" and \"opentofu\")");
+            errored(o, seq, "unknown \"flavor\" (only \"terraform\" and \"opentofu\")");
+            return;
         }
         if (f != NULL && strcmp(f, "opentofu") == 0)
             tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU);
@@ -675,63 +733,74 @@ static json_t *answer_eval(json_t *seq, json_t *c, bool convert, bool console,
         if (type == NULL || tfx_result_convert(r, type, strlen(type),
                                                mode == NULL || strcmp(mode, "safe") != 0,
                                                &error) != 0) {
-            answer = errored(seq, error != NULL ? error : "the case has no valid \"convert_to\"");
+            errored(o, seq, error != NULL ? error : "the case has no valid \"convert_to\"");
             tfx_free(error);
             free(type);
             tfx_result_free(r);
             tfx_context_free(ctx);
             tfx_host_free(host);
             tfx_source_free(src);
-            return answer;
+            return;
         }
         free(type);
     }
     if (r == NULL) {
-        answer = errored(seq, "out of memory");
+        errored(o, seq, "out of memory");
     } else if (tfx_result_has_errors(r)) {
-        answer = answer_diagnostics(seq, src, r);
+        answer_diagnostics(o, seq, src, r);
     } else {
-        *value_text = tfx_result_json(r);
-        answer = *value_text != NULL ? answer_diagnostics(seq, src, r)
-                                     : errored(seq, "out of memory");
+        /* the library's typed JSON, one line, as it is: jansson cannot
+         * hold an object key with U+0000 (a map key or attribute name may
+         * have one) */
+        char *value = tfx_result_json(r);
+
+        if (value == NULL) {
+            errored(o, seq, "out of memory");
+        } else {
+            open_diagnostics(o, seq, src, r);
+            put_text(o, ",\"value\":");
+            put_text(o, value);
+            put_text(o, "}");
+            tfx_free(value);
+        }
     }
     tfx_result_free(r);
     tfx_context_free(ctx);
     tfx_host_free(host);
     tfx_source_free(src);
-    return answer;
 }
 
-/* A run request's answer; an evaluated value's text in *value_text. */
-static json_t *answer_run(json_t *request, const raw_text *raw_vars, char **value_text)
+/* A run request's answer. */
+static void answer_run(answer_text *o, json_t *request, const raw_text *raw_vars)
 {
     json_t *seq = json_object_get(request, "seq");
     json_t *c = json_object_get(request, "case");
     const char *kind;
-    json_t *answer;
 
-    if (!json_is_integer(seq))
-        return errored(NULL, "run request without an integer \"seq\"");
-    if (!json_is_object(c))
-        return errored(seq, "run request without a \"case\" object");
+    if (!json_is_integer(seq)) {
+        errored(o, NULL, "run request without an integer \"seq\"");
+        return;
+    }
+    if (!json_is_object(c)) {
+        errored(o, seq, "run request without a \"case\" object");
+        return;
+    }
     kind = json_string_value(json_object_get(c, "request"));
-    if (kind != NULL && strcmp(kind, "parse") == 0)
-        return answer_parse(seq, c);
-    if (kind == NULL || strcmp(kind, "eval") == 0)
-        return answer_eval(seq, c, false, false, raw_vars, value_text);
-    if (strcmp(kind, "refs") == 0)
-        return answer_refs(seq, c);
-    if (strcmp(kind, "convert") == 0)
-        return answer_eval(seq, c, true, false, raw_vars, value_text);
-    if (strcmp(kind, "console") == 0)
-        return answer_eval(seq, c, false, true, raw_vars, value_text);
-    answer = json_object();
-    if (answer == NULL)
-        return NULL;
-    json_object_set(answer, "seq", seq);
-    json_object_set_new(answer, "unsupported", json_true());
-    json_object_set_new(answer, "message", json_string("tfexpr does not know this request"));
-    return answer;
+    if (kind != NULL && strcmp(kind, "parse") == 0) {
+        answer_parse(o, seq, c);
+    } else if (kind == NULL || strcmp(kind, "eval") == 0) {
+        answer_eval(o, seq, c, false, false, raw_vars);
+    } else if (strcmp(kind, "refs") == 0) {
+        answer_refs(o, seq, c);
+    } else if (strcmp(kind, "convert") == 0) {
+        answer_eval(o, seq, c, true, false, raw_vars);
+    } else if (strcmp(kind, "console") == 0) {
+        answer_eval(o, seq, c, false, true, raw_vars);
+    } else {
+        put_text(o, "{");
+        put_seq(o, seq);
+        put_text(o, ",\"unsupported\":true,\"message\":\"tfexpr does not know this request\"}");
+    }
 }
 
 TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
@@ -739,11 +808,9 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
 {
     json_error_t error;
     json_t *request;
-    json_t *cmd;
-    json_t *answer;
     const char *name;
-    char *value_text = NULL;
     raw_text raw_vars = {NULL, 0};
+    answer_text o = {NULL, 0, 0, false};
 
     *stop = 0;
     /* strings may hold U+0000 (a variable's value, an input):
@@ -756,26 +823,25 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     request = load_cutting_variables(line, nbytes, &raw_vars);
     if (request == NULL)
         request = json_loadb(line, nbytes, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &error);
-    if (request == NULL)
-        return finish(errored(NULL, "request is not valid JSON"), NULL);
-    if (!json_is_object(request)) {
-        json_decref(request);
-        return finish(errored(NULL, "request is not a JSON object"), NULL);
-    }
-    cmd = json_object_get(request, "cmd");
-    name = json_string_value(cmd);
-    if (name == NULL)
-        answer = errored(json_object_get(request, "seq"),
-                         "request without a string \"cmd\"");
-    else if (strcmp(name, "hello") == 0)
-        answer = answer_hello(a);
-    else if (strcmp(name, "run") == 0)
-        answer = answer_run(request, &raw_vars, &value_text);
-    else if (strcmp(name, "stop") == 0) {
+    if (request == NULL) {
+        errored(&o, NULL, "request is not valid JSON");
+    } else if (!json_is_object(request)) {
+        errored(&o, NULL, "request is not a JSON object");
+    } else if ((name = json_string_value(json_object_get(request, "cmd"))) == NULL) {
+        errored(&o, json_object_get(request, "seq"), "request without a string \"cmd\"");
+    } else if (strcmp(name, "hello") == 0) {
+        answer_hello(a, &o);
+    } else if (strcmp(name, "run") == 0) {
+        answer_run(&o, request, &raw_vars);
+    } else if (strcmp(name, "stop") == 0) {
         *stop = 1;
-        answer = NULL;
-    } else
-        answer = errored(json_object_get(request, "seq"), "unknown \"cmd\"");
+    } else {
+        errored(&o, json_object_get(request, "seq"), "unknown \"cmd\"");
+    }
     json_decref(request);
-    return finish(answer, value_text);
+    if (*stop || o.failed) {
+        free(o.s);
+        return NULL;
+    }
+    return o.s;
 }

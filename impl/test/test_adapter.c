@@ -235,6 +235,28 @@ static void test_refs_request(void)
     tfx_adapter_free(a);
 }
 
+/* An answer's strings are written with JSON's escapes and their UTF-8 as
+ * it is: the detail quoting a string with a quote, a backslash, a tab, a
+ * control character, U+2028 and an accented letter reads back as the
+ * library wrote it. */
+static void test_answer_escapes(void)
+{
+    tfx_adapter *a = tfx_adapter_new();
+    int stop = -1;
+    json_t *ans = ask(a, "{\"cmd\":\"run\",\"seq\":5,\"case\":{\"mode\":\"expression\","
+                         "\"input\":\"tonumber(\\\"x\\\\u0001\\\\t\\\\\\\\\\\\\\\" \u00e9"
+                         "\\\\u2028\\\")\"}}", &stop);
+    json_t *d = json_array_get(json_object_get(ans, "diagnostics"), 0);
+    const char *detail = json_string_value(json_object_get(d, "detail"));
+
+    CHECK(json_integer_value(json_object_get(ans, "seq")) == 5);
+    CHECK(detail != NULL);
+    if (detail != NULL)
+        CHECK(strstr(detail, "\"x\\x01\\t\\\\\\\" \xC3\xA9\\u2028\"") != NULL);
+    json_decref(ans);
+    tfx_adapter_free(a);
+}
+
 int main(void)
 {
     test_hello();
@@ -245,5 +267,6 @@ int main(void)
     test_not_nul_terminated();
     test_refs_request();
     test_nul_in_request();
+    test_answer_escapes();
     return check_report("test_adapter");
 }
