@@ -285,13 +285,24 @@ static const char *upper_outcome(rn_outcome o)
     return (size_t)o < RN_NOUTCOMES ? names[o] : "?";
 }
 
-static void print_row(FILE *out, int width, const char *name, const rn_totals *t)
+/* The width of an outcome's column: its name's, or more for the total
+ * count (every row's count is at most the total's). */
+static int column_width(const rn_report *rep, rn_outcome o)
+{
+    int width = (int)strlen(rn_outcome_name(o));
+    int digits = snprintf(NULL, 0, "%zu", rep->totals.n[o]);
+
+    return digits > width ? digits : width;
+}
+
+static void print_row(const rn_report *rep, FILE *out, int width, const char *name,
+                      const rn_totals *t)
 {
     size_t i;
 
     fprintf(out, "%-*s", width, name);
     for (i = 0; i < RN_NOUTCOMES; i++)
-        fprintf(out, " %*zu", (int)strlen(rn_outcome_name((rn_outcome)i)), t->n[i]);
+        fprintf(out, " %*zu", column_width(rep, (rn_outcome)i), t->n[i]);
     fprintf(out, " %5zu\n", t->total);
 }
 
@@ -308,11 +319,12 @@ static void print_table(const rn_report *rep, FILE *out)
     }
     fprintf(out, "%-*s", width, "area");
     for (i = 0; i < RN_NOUTCOMES; i++)
-        fprintf(out, " %s", rn_outcome_name((rn_outcome)i));
+        fprintf(out, " %*s", column_width(rep, (rn_outcome)i),
+                rn_outcome_name((rn_outcome)i));
     fprintf(out, " %5s\n", "total");
     for (i = 0; i < rep->nareas; i++)
-        print_row(out, width, rep->areas[i].name, &rep->areas[i].totals);
-    print_row(out, width, "TOTAL", &rep->totals);
+        print_row(rep, out, width, rep->areas[i].name, &rep->areas[i].totals);
+    print_row(rep, out, width, "TOTAL", &rep->totals);
 }
 
 static void print_case(const rn_report *rep, const rn_case *c, FILE *out)
