@@ -631,10 +631,11 @@ static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
         n = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
         n->as.traversal.source = expr;
     }
-    /* the steps array doubles when full, so a long chain stays linear */
+    /* the steps array doubles when full, so a long chain stays linear;
+     * not cleared: a step is written whole before it is read */
     if (n->as.traversal.nsteps >= n->as.traversal.capsteps) {
-        size_t cap = n->as.traversal.nsteps < 2 ? 4 : n->as.traversal.nsteps * 2;
-        tfx_step *steps = tfx_p_alloc(p, cap * sizeof(tfx_step));
+        size_t cap = n->as.traversal.nsteps < 2 ? 2 : n->as.traversal.nsteps * 2;
+        tfx_step *steps = tfx_p_alloc_raw(p, cap * sizeof(tfx_step));
 
         if (steps == NULL)
             return n;
@@ -1037,14 +1038,17 @@ static tfx_node *parse_term(parser *p)
 
         if (tfx_p_peek_kind(p) == TFX_TOK_OPAREN)
             return parse_call(p, tok);
-        /* [gram.term.keywords] true, false and null, as whole names */
-        if (tfx_p_is_keyword(tok, "true") || tfx_p_is_keyword(tok, "false")) {
-            n = literal_node(p, tok.range, TFX_LIT_BOOL);
-            n->as.literal.boolean = tok.bytes[0] == 't';
-            return n;
+        /* [gram.term.keywords] true, false and null, as whole names (of
+         * 4 or 5 bytes: other names are none of them) */
+        if (tok.nbytes == 4 || tok.nbytes == 5) {
+            if (tfx_p_is_keyword(tok, "true") || tfx_p_is_keyword(tok, "false")) {
+                n = literal_node(p, tok.range, TFX_LIT_BOOL);
+                n->as.literal.boolean = tok.bytes[0] == 't';
+                return n;
+            }
+            if (tfx_p_is_keyword(tok, "null"))
+                return literal_node(p, tok.range, TFX_LIT_NULL);
         }
-        if (tfx_p_is_keyword(tok, "null"))
-            return literal_node(p, tok.range, TFX_LIT_NULL);
         n = make_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
         n->as.traversal.root = (const char *)tok.bytes;
         n->as.traversal.nroot = tok.nbytes;

@@ -294,6 +294,29 @@ static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **t
     *ntext = nout;
 }
 
+/* [tmpl.strip] [tmpl.heredoc.flush] The bytes of white space at the start
+ * of s[0..n) (tfx_text_space_prefix), with a fast path for ASCII: a run of
+ * ASCII white space (09-0D, 20) is counted byte by byte, and only a
+ * non-ASCII byte after it sends the rest to tfx_text_space_prefix.  Why
+ * that is tfx_text_space_prefix's result: it walks the text code point by
+ * code point while each is white space (the Unicode property, which among
+ * ASCII code points is exactly 09-0D and 20); an ASCII byte is a code
+ * point of its own, so the walk passes the same run and stops at the same
+ * ASCII byte, and where it goes on past the run it goes on from a code
+ * point boundary, as tfx_text_space_prefix of the rest does. */
+static size_t space_prefix(const parser *p, const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+
+    if (p->general)
+        return tfx_text_space_prefix(s, n);
+    while (i < n && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')))
+        i++;
+    if (i < n && s[i] >= 0x80)
+        i += tfx_text_space_prefix(s + i, n - i);
+    return i;
+}
+
 /* ---------------------------------------------------------------------
  * Pass 1: the flat list of parts [tmpl.parts]
  * ------------------------------------------------------------------ */
@@ -546,7 +569,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
 
             decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &text, &ntext);
             if (strip) {
-                size_t lead = tfx_text_space_prefix((const unsigned char *)text, ntext);
+                size_t lead = space_prefix(p, (const unsigned char *)text, ntext);
 
                 text += lead;
                 ntext -= lead;
@@ -615,7 +638,7 @@ static void flush_heredoc(parser *p, const vec *parts)
             if (pt->kind == PART_LITERAL) {
                 const tfx_literal *lit = &pt->u.node->as.literal;
                 const unsigned char *s = (const unsigned char *)lit->text;
-                size_t lead = tfx_text_space_prefix(s, lit->ntext);
+                size_t lead = space_prefix(p, s, lit->ntext);
 
                 if (lead == lit->ntext && lit->ntext > 0 && s[lit->ntext - 1] == '\n') {
                     spaces = (size_t)-1;
@@ -636,15 +659,14 @@ static void flush_heredoc(parser *p, const vec *parts)
     for (i = 0; i < parts->n; i++) {
         part *pt = &items[i];
         tfx_node *n;
-        size_t k;
-        size_t skip = 0;
+        size_t taken;
+        size_t skip;
 
         if (pt->kind != PART_LITERAL || !pt->indented)
             continue;
         n = pt->u.node;
-        for (k = 0; k < min && skip < n->as.literal.ntext; k++)
-            skip += tfx_text_grapheme_len((const unsigned char *)n->as.literal.text + skip,
-                                          n->as.literal.ntext - skip);
+        skip = tfx_text_skip_graphemes((const unsigned char *)n->as.literal.text,
+                                       n->as.literal.ntext, min, &taken);
         n->as.literal.text += skip;
         n->as.literal.ntext -= skip;
         n->range.start.column += min;

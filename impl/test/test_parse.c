@@ -335,6 +335,8 @@ static size_t random_template(unsigned long *seed, char *out, size_t cap)
         "\\", "\\n", "\\u00e9", "\\U0001F600", "\\q", "\\u12", "\"", "\u00e9", "e\u0301",
         "${a}", "${~ a ~}", "%{ if a }", "%{ else }", "%{ endif }", "%{ for x in y ~}", "%{~ endfor }",
         "${", "~}", "\xff", "    ",
+        /* white space beyond ASCII, and a space with a combining mark */
+        "\u00a0", "\u2003", "\xc2\x85", " \u0301", "\v\f",
     };
     size_t nchosen = (size_t)(*seed % 19);
     size_t len = 0;
@@ -355,9 +357,11 @@ static size_t random_template(unsigned long *seed, char *out, size_t cap)
 }
 
 /* [tmpl.literal] Literal text decoded at once where it holds nothing to
- * decode (plain_literal) gives what slice-by-slice decoding gives: random
- * template texts as bare templates, quoted strings and heredocs (flush
- * and not), compared with tfx_parse_general. */
+ * decode (plain_literal) gives what slice-by-slice decoding gives, and
+ * [tmpl.strip] [tmpl.heredoc.flush] white space counted by space_prefix's
+ * ASCII fast path is what tfx_text_space_prefix counts: random template
+ * texts as bare templates, quoted strings and heredocs (flush and not),
+ * compared with tfx_parse_general. */
 static void test_literal_fast_path(void)
 {
     unsigned long seed = 7;
@@ -398,6 +402,56 @@ static void test_literal_fast_path(void)
     CHECK(differ == 0);
 }
 
+/* [tmpl.heredoc.flush] [tmpl.strip] space_prefix's ASCII fast path counts
+ * the white space tfx_text_space_prefix counts: "<<-" heredocs whose lines
+ * begin with random runs of white space, ASCII and not (and a space with
+ * a combining mark), after strip markers too, compared with
+ * tfx_parse_general. */
+static void test_space_fast_path(void)
+{
+    static const char *const spaces[] = {
+        " ", "\t", "\v", "\f", "\u00a0", "\u2003", "\xc2\x85", " \u0301", "\u00e9",
+    };
+    static const char *const tails[] = {"x", "${a ~}", "%{ if a ~}", "%{ endif }", "", "~} y"};
+    unsigned long seed = 5;
+    char text[400];
+    int i;
+    int differ = 0;
+
+    for (i = 0; i < 20000; i++) {
+        size_t n = 0;
+        int line;
+        char *fast;
+        char *general;
+
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "<<-EOT\n");
+        for (line = 0; line < 3; line++) {
+            size_t k;
+            size_t nspaces;
+
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            nspaces = (size_t)(seed >> 33) % 5;
+            for (k = 0; k < nspaces; k++) {
+                seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+                n += (size_t)snprintf(text + n, sizeof(text) - n, "%s",
+                                      spaces[(size_t)(seed >> 33) % (sizeof(spaces) / sizeof(spaces[0]))]);
+            }
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            n += (size_t)snprintf(text + n, sizeof(text) - n, "%s\n",
+                                  tails[(size_t)(seed >> 33) % (sizeof(tails) / sizeof(tails[0]))]);
+        }
+        n += (size_t)snprintf(text + n, sizeof(text) - n, "EOT\n");
+        fast = parse_outcome(text, n, TFX_LEX_EXPRESSION, false);
+        general = parse_outcome(text, n, TFX_LEX_EXPRESSION, true);
+        CHECK(fast != NULL && general != NULL);
+        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
+            fprintf(stderr, "space fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
+        free(fast);
+        free(general);
+    }
+    CHECK(differ == 0);
+}
+
 int main(void)
 {
     test_deep_nesting();
@@ -407,5 +461,6 @@ int main(void)
     test_dumps_and_rendering();
     test_binary_fast_path();
     test_literal_fast_path();
+    test_space_fast_path();
     return check_report("test_parse");
 }
