@@ -74,7 +74,13 @@ static const char usage_adapter[] =
     "  --vars FILE.json   a JSON object of NAME -> typed value (the corpus's\n" \
     "                     encoding: {\"type\": ..., \"v\": ...}, nulls, unknowns, marks)\n" \
     "  --var NAME=JSON    one variable as plain JSON, typed as Terraform's\n" \
-    "                     JSON decoding implies (objects, tuples, exact numbers)\n"
+    "                     JSON decoding implies (objects, tuples, exact numbers);\n" \
+    "                     --var var.NAME=JSON sets Terraform's var.NAME\n" \
+    "  --var-file FILE    Terraform's variable definitions file, FILE.tfvars\n" \
+    "                     (NAME = value, no references or calls) or\n" \
+    "                     FILE.tfvars.json (a JSON object): its values are var.NAME\n" \
+    "                     (spec/cli-varfiles.md); with --var var.NAME in the order\n" \
+    "                     given, the later one winning, as Terraform's -var-file\n"
 
 #define USAGE_EVAL_LIMITS \
     "Limits (positive numbers; exceeding one is a resource.limit error):\n" \
@@ -113,7 +119,7 @@ static const char usage_parse[] =
     "Exit status: 0 parsed, 1 the input has errors, 2 usage or I/O error.\n";
 
 static const char usage_eval[] =
-    "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]...\n"
+    "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]... [--var-file FILE]...\n"
     "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
     "                   [--base-dir DIR] [--now RFC3339] [--seed N] [--home DIR]\n"
     "                   [--flavor terraform|opentofu] (EXPR | - | --file FILE)\n"
@@ -165,6 +171,7 @@ static const char usage_refs[] =
 
 static const char usage_check[] =
     "usage: tfexpr check [--vars-types FILE.json] [--vars FILE.json] [--var NAME=JSON]...\n"
+    "                    [--var-file FILE]...\n"
     "                    [--template] [--format text|json] [--limit-NAME N]...\n"
     "                    [--flavor terraform|opentofu] (EXPR | - | --file FILE)\n"
     "\n"
@@ -436,7 +443,8 @@ int cli_parse_opts(cli_opts *o, int argc, char **argv)
             }
         } else if (has_next
                    && (((o->takes & TAKES_VARS)
-                        && (strcmp(arg, "--vars") == 0 || strcmp(arg, "--var") == 0))
+                        && (strcmp(arg, "--vars") == 0 || strcmp(arg, "--var") == 0
+                            || strcmp(arg, "--var-file") == 0))
                        || ((o->takes & TAKES_TYPES) && strcmp(arg, "--vars-types") == 0))) {
             o->var_opts[o->nvar++] = a++;
         } else if ((o->takes & TAKES_EVAL) && strcmp(arg, "--no-functions") == 0) {
@@ -651,8 +659,9 @@ static bool set_host_option(const cli_opts *o, tfx_host *host, const char *opt, 
 
 /* A context and host for evaluating commands (eval, console): the
  * functions, flavor, type() as `terraform console` has it, the host with
- * the system's defaults and the host options, and the variables.  False
- * (after a message) on an error; *ctx and *host are then still to free. */
+ * the system's defaults and the host options, and the variables.  The exit
+ * status: EXIT_SUCCESS, or (after a message) another; *ctx and *host are
+ * then still to free. */
 int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host)
 {
     size_t i;
@@ -661,7 +670,7 @@ int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host)
     *host = tfx_host_new();
     if (*ctx == NULL || *host == NULL) {
         cli_msg("tfexpr %s: out of memory\n", o->cmd);
-        return 0;
+        return EXIT_USAGE;
     }
     tfx_context_allow_type_function(*ctx, 1); /* as terraform console */
     if (o->no_functions)
@@ -687,7 +696,7 @@ int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host)
     tfx_context_set_host(*ctx, *host);
     for (i = 0; i < o->nhost; i++)
         if (!set_host_option(o, *host, o->argv[o->host_opts[i]], o->argv[o->host_opts[i] + 1]))
-            return 0;
+            return EXIT_USAGE;
     return cli_vars_load(o, *ctx, 0);
 }
 
@@ -704,10 +713,8 @@ static int cmd_eval(int argc, char **argv)
         cli_opts_free(&o);
         return status;
     }
-    status = EXIT_SUCCESS;
-    if (!cli_eval_setup(&o, &ctx, &host))
-        status = EXIT_USAGE;
-    else
+    status = cli_eval_setup(&o, &ctx, &host);
+    if (status == EXIT_SUCCESS)
         src = parse_input(&o);
     if (status == EXIT_SUCCESS && src == NULL)
         status = EXIT_USAGE;
@@ -828,10 +835,11 @@ static int cmd_check(int argc, char **argv)
     if (o.no_functions)
         tfx_context_allow_functions(ctx, 0);
     tfx_context_set_flavor(ctx, o.opentofu ? TFX_FLAVOR_OPENTOFU : TFX_FLAVOR_TERRAFORM);
-    if (!cli_vars_load(&o, ctx, 1)) {
+    status = cli_vars_load(&o, ctx, 1);
+    if (status != EXIT_SUCCESS) {
         tfx_context_free(ctx);
         cli_opts_free(&o);
-        return EXIT_USAGE;
+        return status;
     }
     src = parse_input(&o);
     if (src == NULL) {

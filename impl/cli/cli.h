@@ -8,6 +8,7 @@
 
 #include "tfexpr.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -32,7 +33,8 @@ enum {
     TAKES_EVAL = 2,     /* --no-functions, --flavor, host options, eval limits */
     TAKES_TYPES = 4,    /* --vars-types (check) */
     TAKES_DUMP = 8,     /* parse's formats sexpr, ranges, source */
-    TAKES_NO_INPUT = 16 /* no EXPR (console) */
+    TAKES_NO_INPUT = 16, /* no EXPR (console) */
+    TAKES_CONSOLE = 32  /* --var NAME is var.NAME; TF_VAR_NAME; var always defined */
 };
 
 typedef struct {
@@ -59,7 +61,8 @@ typedef struct {
 
 int cli_parse_opts(cli_opts *o, int argc, char **argv);
 void cli_opts_free(cli_opts *o);
-/* A context and host for an evaluating command (impl/main.c). */
+/* A context and host for an evaluating command (impl/main.c); the exit
+ * status as cli_vars_load's. */
 int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host);
 /* Every diagnostic of a source or result, rendered, on standard error. */
 void cli_print_diags(const tfx_source *src, const tfx_result *r);
@@ -70,9 +73,24 @@ extern const char cli_unshowable[];
 
 /* ---- Variables (impl/cli/vars.c) ----
  * Defines the variables of the options in ctx, in the order given; with
- * types_only (check), each as an unknown value of its type.  False after
- * a message on an error. */
+ * types_only (check), each as an unknown value of its type.  The exit
+ * status: EXIT_SUCCESS, or after a message EXIT_INPUT_ERRORS (errors in a
+ * variable definitions file) or EXIT_USAGE. */
 int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only);
+
+/* ---- Scanning (impl/cli/scan.c) ----
+ * The offset of the first newline of t[0..n) outside brackets, strings,
+ * heredocs, interpolations, directives and comments (n if there is none);
+ * *open is set when t ends inside one of them. */
+size_t cli_scan_expr(const char *t, size_t n, int *open);
+
+/* ---- Variable definitions files (impl/cli/varfile.c) ----
+ * Reads FILE.tfvars (HCL attributes) or FILE.tfvars.json (a JSON object)
+ * into vars, a JSON object of NAME -> typed value (the corpus's encoding),
+ * a later definition replacing an earlier one.  1 on success; after
+ * printing the errors on standard error, 0 when the file cannot be read
+ * and -1 when it has errors (then vars is unchanged). */
+int cli_varfile_load(const char *cmd, const char *path, json_t *vars);
 
 #endif
 
@@ -109,7 +127,8 @@ enum {
     TAKES_EVAL = 2,     /* --no-functions, --flavor, host options, eval limits */
     TAKES_TYPES = 4,    /* --vars-types (check) */
     TAKES_DUMP = 8,     /* parse's formats sexpr, ranges, source */
-    TAKES_NO_INPUT = 16 /* no EXPR (console) */
+    TAKES_NO_INPUT = 16, /* no EXPR (console) */
+    TAKES_CONSOLE = 32  /* --var NAME is var.NAME; TF_VAR_NAME; var always defined */
 };
 
 typedef struct {
@@ -136,7 +155,8 @@ typedef struct {
 
 int cli_parse_opts(cli_opts *o, int argc, char **argv);
 void cli_opts_free(cli_opts *o);
-/* A context and host for an evaluating command (impl/main.c). */
+/* A context and host for an evaluating command (impl/main.c); the exit
+ * status as cli_vars_load's. */
 int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host);
 /* Every diagnostic of a source or result, rendered, on standard error. */
 void cli_print_diags(const tfx_source *src, const tfx_result *r);
@@ -147,8 +167,23 @@ extern const char cli_unshowable[];
 
 /* ---- Variables (impl/cli/vars.c) ----
  * Defines the variables of the options in ctx, in the order given; with
- * types_only (check), each as an unknown value of its type.  False after
- * a message on an error. */
+ * types_only (check), each as an unknown value of its type.  The exit
+ * status: EXIT_SUCCESS, or after a message EXIT_INPUT_ERRORS (errors in a
+ * variable definitions file) or EXIT_USAGE. */
 int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only);
+
+/* ---- Scanning (impl/cli/scan.c) ----
+ * The offset of the first newline of t[0..n) outside brackets, strings,
+ * heredocs, interpolations, directives and comments (n if there is none);
+ * *open is set when t ends inside one of them. */
+size_t cli_scan_expr(const char *t, size_t n, int *open);
+
+/* ---- Variable definitions files (impl/cli/varfile.c) ----
+ * Reads FILE.tfvars (HCL attributes) or FILE.tfvars.json (a JSON object)
+ * into vars, a JSON object of NAME -> typed value (the corpus's encoding),
+ * a later definition replacing an earlier one.  1 on success; after
+ * printing the errors on standard error, 0 when the file cannot be read
+ * and -1 when it has errors (then vars is unchanged). */
+int cli_varfile_load(const char *cmd, const char *path, json_t *vars);
 
 #endif

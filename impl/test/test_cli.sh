@@ -357,6 +357,114 @@ expect 0 "$tfexpr" functions --format text
 expect 2 "$tfexpr" functions --format nope
 if [ "$("$tfexpr" functions --format json)" = "$("$tfexpr" functions --json)" ]; then ok; else bad "functions --format json is not --json"; fi
 
+# Variable definitions files (spec/cli-varfiles.md): --var-file for eval
+# and check, under var.
+vf=$(mktemp -d "${TMPDIR:-/tmp}/tfx-cli-vf.XXXXXX")
+cat >"$vf/a.tfvars" <<'TFVARS'
+# [varfile.hcl] attributes, comments, values over several lines
+region = "us-east-1"   # a comment
+count_ = 1 + 2
+tags = {
+  Name  = "x"   // another
+  "a b" = [1, 2,
+    3]
+}
+doc = <<-EOT
+  hello ${"world"}
+  EOT
+/* a block
+   comment */ n = 1.50
+nothing = null
+TFVARS
+# [varfile.hcl.value] values as their expressions give them
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" 'var.region')" = '"us-east-1"' ]; then ok; else bad "var-file: a string"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" 'var.count_')" = '3' ]; then ok; else bad "var-file: an operator"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" 'var.tags["a b"][2] + var.n')" = '4.5' ]; then ok; else bad "var-file: an object over lines"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" 'var.doc')" = "$(printf '<<EOT\nhello world\n\nEOT')" ]; then ok; else bad "var-file: a heredoc"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" 'var.nothing == null')" = 'true' ]; then ok; else bad "var-file: null"; fi
+out=$("$tfexpr" eval --format json --var-file "$vf/a.tfvars" 'var.tags')
+case "$out" in
+    '{"ok":true,"value":{"type":["object",{"Name":"string","a b":["tuple",["number","number","number"]]}]'*) ok ;;
+    *) bad "var-file: the object's type: $out" ;;
+esac
+# [varfile.check] check takes the types
+if [ "$("$tfexpr" check --var-file "$vf/a.tfvars" 'var.tags')" = 'object({Name=string,"a b"=tuple([number,number,number])})' ]; then ok; else bad "check --var-file"; fi
+expect 1 "$tfexpr" check --var-file "$vf/a.tfvars" 'var.nosuch'
+# [varfile.order] the later of --var-file and --var var.NAME wins
+printf 'region = "eu-west-1"\nzone = "b"\n' >"$vf/b.tfvars"
+if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" --var-file "$vf/b.tfvars" 'var.region')" = '"eu-west-1"' ]; then ok; else bad "var-file order: later file"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/b.tfvars" --var-file "$vf/a.tfvars" 'var.region')" = '"us-east-1"' ]; then ok; else bad "var-file order: earlier file"; fi
+if [ "$("$tfexpr" eval --var-file "$vf/b.tfvars" --var 'var.region="x"' '[var.region, var.zone]')" = "$(printf '[\n  "x",\n  "b",\n]')" ]; then ok; else bad "var-file order: --var after"; fi
+if [ "$("$tfexpr" eval --var 'var.region="x"' --var-file "$vf/b.tfvars" 'var.region')" = '"eu-west-1"' ]; then ok; else bad "var-file order: --var before"; fi
+# [varfile.var] --var NAME stays a root outside the console
+if [ "$("$tfexpr" eval --var 'region="r"' --var-file "$vf/b.tfvars" '"${region} ${var.region}"')" = '"r eu-west-1"' ]; then ok; else bad "var-file: --var NAME is a root"; fi
+# [varfile.hcl.value] no references, no calls, with HCL's errors; exit 1
+printf 'a = upper("x")\nb = foo.bar\n' >"$vf/bad.tfvars"
+err=$("$tfexpr" eval --var-file "$vf/bad.tfvars" 'var.a' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/bad.tfvars:1:5: error: Function calls not allowed"*'Functions may not be called here.'*"$vf/bad.tfvars:2:5: error: Variables not allowed"*' 2 | b = foo.bar'*'   |     ^^^'*'Variables may not be used here.'*) ok ;;
+    *) bad "var-file: references and calls: $status $err" ;;
+esac
+# [varfile.hcl.duplicate]
+printf 'c = 1\nc = 2\n' >"$vf/dup.tfvars"
+err=$("$tfexpr" eval --var-file "$vf/dup.tfvars" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/dup.tfvars:2:1: error: Attribute redefined"*"The argument \"c\" was already set at $vf/dup.tfvars:1,1-2. Each argument may be set only once."*) ok ;;
+    *) bad "var-file: duplicate: $status $err" ;;
+esac
+# [varfile.hcl.variable-block] [varfile.hcl.block]
+printf 'variable "x" {\n  default = 1\n}\n' >"$vf/decl.tfvars"
+err=$("$tfexpr" eval --var-file "$vf/decl.tfvars" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/decl.tfvars:1:1: error: Variable declaration in .tfvars file"*'To declare variable "x", place this block'*'    x = <value>'*) ok ;;
+    *) bad "var-file: a variable block: $status $err" ;;
+esac
+printf 'x = 1\nlocals {\n  a = 1\n}\n' >"$vf/blk.tfvars"
+err=$("$tfexpr" eval --var-file "$vf/blk.tfvars" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/blk.tfvars:2:1: error: Unexpected \"locals\" block"*'Blocks are not allowed here.'*) ok ;;
+    *) bad "var-file: a block: $status $err" ;;
+esac
+# [varfile.hcl.syntax]
+printf '= 1\n' >"$vf/syn.tfvars"
+err=$("$tfexpr" eval --var-file "$vf/syn.tfvars" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/syn.tfvars:1:1: error: Argument or block definition required"*) ok ;;
+    *) bad "var-file: syntax: $status $err" ;;
+esac
+# [varfile.read] [varfile.errors]
+err=$("$tfexpr" eval --var-file "$vf/none.tfvars" '1' 2>&1); status=$?
+case "$status $err" in
+    "2 tfexpr eval: Failed to read variables file: Given variables file $vf/none.tfvars does not exist"*) ok ;;
+    *) bad "var-file: missing file: $status $err" ;;
+esac
+# [varfile.json] [varfile.json.value] [varfile.json.comment]: strings verbatim
+printf '{"region": "us", "n": 1.50, "l": [1, "a", {"k": null}], "//": "c", "s": "${x}"}' >"$vf/c.tfvars.json"
+if [ "$("$tfexpr" eval --var-file "$vf/c.tfvars.json" '[var.region, var.n, var.l[2].k, var.s]')" = "$(printf '[\n  "us",\n  1.5,\n  null,\n  "${x}",\n]')" ]; then ok; else bad "var-file json: values"; fi
+expect 1 "$tfexpr" eval --var-file "$vf/c.tfvars.json" 'var["//"]'
+if [ "$("$tfexpr" check --var-file "$vf/c.tfvars.json" 'var.l')" = 'tuple([number,string,object({k=dynamic})])' ]; then ok; else bad "check --var-file json"; fi
+# [varfile.format] JSON by the name alone
+cp "$vf/c.tfvars.json" "$vf/c.tfvars"
+expect 1 "$tfexpr" eval --var-file "$vf/c.tfvars" 'var.region'
+# [varfile.json.duplicate] [varfile.json.object] [varfile.json.syntax]
+printf '{"a": 1,\n "a": 2}' >"$vf/dup.tfvars.json"
+err=$("$tfexpr" eval --var-file "$vf/dup.tfvars.json" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/dup.tfvars.json:2:2: error: Duplicate attribute definition"*"The argument \"a\" was already set at $vf/dup.tfvars.json:1,2-8."*) ok ;;
+    *) bad "var-file json: duplicate: $status $err" ;;
+esac
+printf '[1]' >"$vf/arr.tfvars.json"
+err=$("$tfexpr" eval --var-file "$vf/arr.tfvars.json" '1' 2>&1); status=$?
+case "$status $err" in
+    "1 $vf/arr.tfvars.json:1:1: error: Incorrect JSON value type"*) ok ;;
+    *) bad "var-file json: not an object: $status $err" ;;
+esac
+for text in '{"a": tru}' '{"a": 1,}' '{"a": 1' '{"a" 1}' '{"a": 1} x'; do
+    printf '%s' "$text" >"$vf/syn.tfvars.json"
+    expect 1 "$tfexpr" eval --var-file "$vf/syn.tfvars.json" '1'
+done
+rm -rf "$vf"
+
 # Always-valid output (issue 14): a type name with quoted attribute names
 # is escaped in eval's "type" and check's "type_text"; invalid UTF-8 in the
 # input comes out as U+FFFD, in JSON and in text.
