@@ -34,6 +34,7 @@ typedef struct {
     unsigned char kind;      /* a part_kind */
     unsigned char ctrl;      /* END_CTRL: a ctrl_kind */
     bool indented;           /* LITERAL starting a line: loses the common indentation */
+    bool ascii;              /* LITERAL: its text is known to be all ASCII */
     union {
         /* LITERAL: a string literal node (decoded text, range) whose value
          * is worked out in pass 3, after strip markers and flushing have
@@ -223,20 +224,28 @@ static tfx_pos advance_pos(tfx_pos start, const unsigned char *s, size_t nbytes)
 static const unsigned char literal_special[256] = {['$'] = 1, ['%'] = 1, ['\\'] = 2};
 
 /* [tmpl.literal] The fast path of decode_literal: a literal with none of
- * those bytes decodes to its own bytes, copied at once.  Why that is
- * decode_literal's result: next_slice cuts such text into runs of other
- * bytes and line endings only (every other kind of slice begins with one
- * of those bytes), and decode_literal copies both kinds as they are.
- * Returns false, having done nothing, for any other text. */
-static bool plain_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
+ * those bytes decodes to its own bytes, copied at once.  Why
+ * that is decode_literal's result: next_slice cuts such text into runs of
+ * other bytes and line endings only (every other kind of slice begins with
+ * one of those bytes), and decode_literal copies both kinds as they are.
+ * *ascii says whether the text is all ASCII.  Returns false, having done
+ * nothing, for any other text. */
+static bool plain_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext,
+                          bool *ascii)
 {
     unsigned mask = quoted ? 3u : 1u;
+    unsigned seen = 0;
+    unsigned char any = 0;   /* the bytes or'ed: below 0x80 for ASCII */
     unsigned char *out;
     size_t i;
 
-    for (i = 0; i < tok.nbytes; i++)
-        if ((literal_special[tok.bytes[i]] & mask) != 0)
-            return false;
+    for (i = 0; i < tok.nbytes; i++) {
+        seen |= literal_special[tok.bytes[i]];
+        any |= tok.bytes[i];
+    }
+    if ((seen & mask) != 0)
+        return false;
+    *ascii = any < 0x80;
     out = tfx_p_alloc_raw(p, tok.nbytes + 1);
     *text = "";
     *ntext = 0;
@@ -251,14 +260,17 @@ static bool plain_literal(parser *p, tfx_token tok, bool quoted, const char **te
 
 /* The text of a literal token: escapes decoded (quoted strings), "$${"
  * and "%%{" made "${" and "%{" (all templates) [tmpl.literal].  The range
- * of an escape is only worked out when the escape is in error. */
-static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext)
+ * of an escape is only worked out when the escape is in error.  *ascii:
+ * the text is known to be all ASCII (only said by plain_literal). */
+static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **text, size_t *ntext,
+                           bool *ascii)
 {
     unsigned char *out;
     size_t nout = 0;
     size_t i = 0;
 
-    if (!p->general && plain_literal(p, tok, quoted, text, ntext))
+    *ascii = false;
+    if (!p->general && plain_literal(p, tok, quoted, text, ntext, ascii))
         return;
     out = tfx_p_alloc_raw(p, tok.nbytes + 1);
     *text = "";
@@ -566,8 +578,9 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
         if (next.kind == TFX_TOK_STRING_LIT || next.kind == TFX_TOK_QUOTED_LIT) {
             const char *text;
             size_t ntext;
+            bool ascii;
 
-            decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &text, &ntext);
+            decode_literal(p, next, next.kind == TFX_TOK_QUOTED_LIT, &text, &ntext, &ascii);
             if (strip) {
                 size_t lead = space_prefix(p, (const unsigned char *)text, ntext);
 
@@ -576,6 +589,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
             }
             memset(&pt, 0, sizeof(pt));
             pt.kind = PART_LITERAL;
+            pt.ascii = ascii;
             pt.u.node = literal_part_node(p, text, ntext, next.range);
             push_part(p, parts, &pt);
             last_was_literal = true;
@@ -616,6 +630,47 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
  * Pass 2: "<<-" indentation [tmpl.heredoc.flush]
  * ------------------------------------------------------------------ */
 
+/* Whether s[0..n) is ASCII without CR: text in which every byte is a
+ * grapheme cluster of its own, whatever follows it, when the byte after
+ * it is ASCII too (or there is none) [lex.pos.column].  (Two ASCII bytes
+ * are joined into one cluster only as CR LF; a non-ASCII byte after the
+ * text may be a mark that joins its last byte.) */
+static bool plain_columns(const unsigned char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (s[i] >= 0x80 || s[i] == '\r')
+            return false;
+    return true;
+}
+
+/* [tmpl.heredoc.flush] The grapheme clusters of a line's indentation
+ * s[0..lead) (tfx_text_count_graphemes), with a fast path: text that
+ * plain_columns accepts has a cluster per byte (count_graphemes looks at
+ * those bytes alone, so what follows does not matter). */
+static size_t indent_columns(const parser *p, const unsigned char *s, size_t lead)
+{
+    if (!p->general && plain_columns(s, lead))
+        return lead;
+    return tfx_text_count_graphemes(s, lead);
+}
+
+/* [tmpl.heredoc.flush] The bytes of the first `columns` grapheme clusters
+ * of s[0..n) (tfx_text_skip_graphemes), with a fast path: when the first
+ * `columns` bytes (all of s when it is shorter) are accepted by
+ * plain_columns and the byte after them is ASCII or there is none, each
+ * is a cluster, and the last one ends where they end. */
+static size_t indent_bytes(const parser *p, const unsigned char *s, size_t n, size_t columns)
+{
+    size_t k = columns < n ? columns : n;
+    size_t taken;
+
+    if (!p->general && plain_columns(s, k) && (k == n || s[k] < 0x80))
+        return k;
+    return tfx_text_skip_graphemes(s, n, columns, &taken);
+}
+
 /* Removes from every line the indentation all its non-blank lines share.
  * A line's indentation is the white space (in grapheme clusters) at the
  * start of its first part when that part is literal; a line whose first
@@ -643,7 +698,7 @@ static void flush_heredoc(parser *p, const vec *parts)
                 if (lead == lit->ntext && lit->ntext > 0 && s[lit->ntext - 1] == '\n') {
                     spaces = (size_t)-1;
                 } else {
-                    spaces = tfx_text_count_graphemes(s, lead);
+                    spaces = indent_columns(p, s, lead);
                     pt->indented = true;
                 }
             } else if (pt->kind == PART_END) {
@@ -659,14 +714,12 @@ static void flush_heredoc(parser *p, const vec *parts)
     for (i = 0; i < parts->n; i++) {
         part *pt = &items[i];
         tfx_node *n;
-        size_t taken;
         size_t skip;
 
         if (pt->kind != PART_LITERAL || !pt->indented)
             continue;
         n = pt->u.node;
-        skip = tfx_text_skip_graphemes((const unsigned char *)n->as.literal.text,
-                                       n->as.literal.ntext, min, &taken);
+        skip = indent_bytes(p, (const unsigned char *)n->as.literal.text, n->as.literal.ntext, min);
         n->as.literal.text += skip;
         n->as.literal.ntext -= skip;
         n->range.start.column += min;
@@ -713,6 +766,21 @@ static part *cur_read(cursor *c)
 }
 
 static tfx_node *sequence_node(parser *p, cursor *c);
+
+/* [value.string.nfc] tfx_p_literal_value of a string literal whose text
+ * plain_literal found all ASCII: such text, when it ends where its bytes
+ * do (not cut short by a strip marker), is its own NFC form, as
+ * tfx_p_literal_value finds after scanning it again; other text goes to
+ * tfx_p_literal_value. */
+static void ascii_literal_value(parser *p, tfx_literal *lit)
+{
+    if (lit->text[lit->ntext] == '\0') {
+        lit->value.nfc.s = lit->text;
+        lit->value.nfc.n = lit->ntext;
+    } else {
+        tfx_p_literal_value(p, lit);
+    }
+}
 
 static tfx_node *string_literal(parser *p, const char *text, size_t ntext, tfx_range range)
 {
@@ -884,7 +952,10 @@ static tfx_node *sequence_node(parser *p, cursor *c)
     case PART_LITERAL:
         cur_read(c);
         n = pt->u.node;
-        tfx_p_literal_value(p, &n->as.literal);
+        if (pt->ascii)
+            ascii_literal_value(p, &n->as.literal);
+        else
+            tfx_p_literal_value(p, &n->as.literal);
         return n;
     case PART_INTERP:
         cur_read(c);

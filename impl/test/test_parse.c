@@ -403,14 +403,16 @@ static void test_literal_fast_path(void)
 }
 
 /* [tmpl.heredoc.flush] [tmpl.strip] space_prefix's ASCII fast path counts
- * the white space tfx_text_space_prefix counts: "<<-" heredocs whose lines
- * begin with random runs of white space, ASCII and not (and a space with
- * a combining mark), after strip markers too, compared with
- * tfx_parse_general. */
+ * the white space tfx_text_space_prefix counts, and indent_columns and
+ * indent_bytes count the clusters tfx_text_count_graphemes and
+ * tfx_text_skip_graphemes count: "<<-" heredocs whose lines begin with
+ * random runs of white space, ASCII and not (CR, combining marks), after
+ * strip markers too, compared with tfx_parse_general. */
 static void test_space_fast_path(void)
 {
     static const char *const spaces[] = {
-        " ", "\t", "\v", "\f", "\u00a0", "\u2003", "\xc2\x85", " \u0301", "\u00e9",
+        " ", "\t", "\v", "\f", "\u00a0", "\u2003", "\xc2\x85", " \u0301", "\u00e9", "\r",
+        "\u0301",
     };
     static const char *const tails[] = {"x", "${a ~}", "%{ if a ~}", "%{ endif }", "", "~} y"};
     unsigned long seed = 5;
