@@ -360,6 +360,63 @@ static json_t *encode_node(const hcl2_value *v, json_t **type)
 /* ------------------------------------------------------------------ */
 /* Diagnostics                                                         */
 
+/* c-hcl2's messages mapped to categories by what the error is about
+ * (conformance/README.md, "Categories"): the first entry whose text occurs
+ * in the message, for its phase, gives the category. c-hcl2 does not tell
+ * some categories apart (a missing and an invalid expression; a function's
+ * argument error and its failure); the entry picks the nearer one. */
+static const struct {
+    const char *phase;
+    const char *text;
+    const char *category;
+} categories[] = {
+    {"parse", "invalid character", "syntax.invalid-character"},
+    {"parse", "unexpected '&'", "syntax.unsupported-operator"},
+    {"parse", "unexpected '|'", "syntax.unsupported-operator"},
+    {"parse", "unterminated", "syntax.unterminated"},
+    {"parse", "trailing tokens after expression", "syntax.trailing-input"},
+    {"parse", "for-expression", "syntax.for-expression"},
+    {"parse", "after 'for'", "syntax.for-expression"},
+    {"parse", "after ','", "syntax.for-expression"},
+    {"parse", "expected ')'", "syntax.unterminated"},
+    {"parse", "expected ']'", "syntax.missing-token"},
+    {"parse", "expected ':' in conditional", "syntax.missing-token"},
+    {"parse", "expected '=' after object key", "syntax.missing-token"},
+    {"parse", "expected", "syntax.invalid-expression"},
+    {"parse", "heredoc", "syntax.invalid-expression"},
+    {"eval", "undefined variable", "eval.unknown-variable"},
+    {"eval", "unknown function", "eval.unknown-function"},
+    {"eval", "no attribute", "eval.unsupported-attribute"},
+    {"eval", "index out of range", "eval.invalid-index"},
+    {"eval", "for-expression 'if'", "eval.iteration"},
+    {"eval", "for-expression key", "eval.object-key"},
+    {"eval", "for-expression requires", "eval.iteration"},
+    {"eval", "%{ for } requires", "eval.iteration"},
+    {"eval", "requires numbers", "eval.operand-type"},
+    {"eval", "require booleans", "eval.operand-type"},
+    {"eval", "unary operator", "eval.operand-type"},
+    {"eval", "cannot interpolate", "eval.operand-type"},
+    {"eval", "condition must be a boolean", "eval.operand-type"},
+    {"eval", "division by zero", "eval.operation-failed"},
+    {"eval", "modulo by zero", "eval.operation-failed"},
+    {"eval", "spread argument", "eval.function-argument"},
+    {"eval", "() takes", "eval.arity"},
+    {"eval", "needs at least one", "eval.arity"},
+    {"eval", "() needs", "eval.function-argument"},
+    {"eval", "()", "eval.function-error"},
+    {"eval", ":", "eval.function-error"},
+};
+
+static const char *category_of(const char *phase, const char *msg)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof categories / sizeof categories[0]; i++)
+        if (strcmp(categories[i].phase, phase) == 0 && strstr(msg, categories[i].text) != NULL)
+            return categories[i].category;
+    return NULL;
+}
+
 /* c-hcl2's error text "hcl2: MESSAGE at line L, column C" (C in bytes
  * from 1) as a diagnostic of `phase`; the subject is a point at the start
  * (c-hcl2 has no ends), none without a position. */
@@ -403,6 +460,24 @@ static json_t *diagnostic(const char *err, const char *phase, const char *src, s
     }
     if (json_object_get(d, "summary") == NULL || !json_is_string(json_object_get(d, "summary")))
         json_object_set_new(d, "summary", json_string("(not UTF-8)"));
+    {
+        const char *summary = json_string_value(json_object_get(d, "summary"));
+        const char *category = category_of(phase, summary);
+        json_t *start = json_object_get(json_object_get(d, "subject"), "start");
+
+        /* an expression expected where only blanks are left is missing,
+         * not invalid (HCL's "Missing expression") */
+        if (strcmp(phase, "parse") == 0 && strcmp(summary, "expected an expression") == 0 &&
+            start != NULL) {
+            size_t i = (size_t)json_integer_value(json_object_get(start, "byte"));
+            while (i < len && strchr(" \t\r\n", src[i]) != NULL && src[i] != '\0')
+                i++;
+            if (i == len)
+                category = "syntax.missing-token";
+        }
+        if (category != NULL)
+            json_object_set_new(d, "category", json_string(category));
+    }
     return json_pack("[o]", d);
 }
 
