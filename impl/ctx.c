@@ -183,11 +183,6 @@ void tfx_textbuf_puts(tfx_textbuf *b, const char *s)
     tfx_textbuf_put(b, s, strlen(s));
 }
 
-void tfx_textbuf_putc(tfx_textbuf *b, char c)
-{
-    tfx_textbuf_put(b, &c, 1);
-}
-
 void tfx_textbuf_fill(tfx_textbuf *b, char c, size_t n)
 {
     reserve(b, n);

@@ -109,7 +109,18 @@ typedef struct {
 void tfx_textbuf_init(tfx_textbuf *b, tfx_ctx *ctx);
 void tfx_textbuf_put(tfx_textbuf *b, const char *s, size_t nbytes);
 void tfx_textbuf_puts(tfx_textbuf *b, const char *s);
-void tfx_textbuf_putc(tfx_textbuf *b, char c);
+/* One byte.  The common case, room in the buffer for the byte and the
+ * NUL, is inline and does what tfx_textbuf_put(b, &c, 1) does then (no
+ * growth: the byte, then the NUL after it); anything else goes there. */
+static inline void tfx_textbuf_putc(tfx_textbuf *b, char c)
+{
+    if (b->cap - b->nbytes >= 2) {
+        b->s[b->nbytes++] = c;
+        b->s[b->nbytes] = '\0';
+        return;
+    }
+    tfx_textbuf_put(b, &c, 1);
+}
 /* n copies of c. */
 void tfx_textbuf_fill(tfx_textbuf *b, char c, size_t n);
 void tfx_textbuf_printf(tfx_textbuf *b, const char *fmt, ...)

@@ -227,6 +227,44 @@ static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
     return dynamic_unknown();
 }
 
+/* A direct-mapped table of literal values, by the literal's address. */
+#define LITERAL_SLOTS 64
+
+struct tfx_ev_literals {
+    const tfx_literal *lit[LITERAL_SLOTS];
+    const tfx_value *value[LITERAL_SLOTS];
+};
+
+/* [eval.literal] The fast path of literal_value for number and string
+ * literals whose value the parser worked out: the value made the first
+ * time the literal was evaluated in this evaluation, kept in a small
+ * table, instead of a new one each time (a literal in a `for` body over a
+ * million elements made a million equal values).  It gives the same
+ * value: literal_value makes it from the literal alone (its number, or
+ * its NFC text after a string-limit check that depends only on the
+ * literal and the ctx's limits, which do not change), and values are
+ * immutable and compared by content, never by address, except capsules,
+ * which literals never are.  The first evaluation of a literal takes the
+ * general path; test_eval compares the values of later ones (a `for`
+ * body of many random literals, evaluated many times) with those. */
+static const tfx_value *cached_literal_value(tfx_ev *ev, const tfx_literal *lit)
+{
+    size_t slot = ((uintptr_t)lit / sizeof(void *)) % LITERAL_SLOTS;
+    const tfx_value *v;
+
+    if ((lit->kind != TFX_LIT_NUMBER || lit->value.num == NULL)
+        && (lit->kind != TFX_LIT_STRING || lit->value.nfc.s == NULL))
+        return literal_value(ev->ctx, lit);
+    if (ev->literals == NULL)
+        ev->literals = tfx_ctx_alloc(ev->ctx, sizeof *ev->literals);
+    if (ev->literals->lit[slot] == lit)
+        return ev->literals->value[slot];
+    v = literal_value(ev->ctx, lit);
+    ev->literals->lit[slot] = lit;
+    ev->literals->value[slot] = v;
+    return v;
+}
+
 /* ---------------------------------------------------------------------
  * Suggestions [call.suggestion]
  * ------------------------------------------------------------------ */
@@ -1542,6 +1580,13 @@ static void call_error(tfx_ev *ev, const tfx_node *n, const tfx_function *fn,
  * [call.machinery] [call.error] [mark.prop.call] (semantics FN1–FN12)
  * FunctionCallExpr: the function, the expansion, the arity, each argument
  * evaluated and converted to its parameter's type, then cty's call. */
+/* Calls of at most this many arguments (without expansion) keep their
+ * argument arrays on the stack rather than in the arena: nothing holds
+ * on to the arrays past the call (functions copy what they keep), so a
+ * call in a `for` body over a million elements no longer leaves a
+ * million arrays behind; the arrays hold the same entries either way. */
+#define CALL_LOCAL_ARGS 4
+
 static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     tfx_ctx *ctx = ev->ctx;
@@ -1551,20 +1596,25 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
     call_arg *args;
     size_t nargs = n->as.call.nargs;
     const tfx_value **vals;
+    call_arg local_args[CALL_LOCAL_ARGS + 1];
+    const tfx_value *local_vals[CALL_LOCAL_ARGS + 1];
     const tfx_value *result;
     tfx_func_error err;
     size_t i;
 
     if (fn == NULL)
         return dynamic_unknown();
+    args = local_args;
     if (n->as.call.expand_final && nargs > 0) {
         args = expand_arguments(ev, n, env, &nargs);
         if (args == NULL)
             return dynamic_unknown();
     } else {
-        args = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(call_arg));
+        if (nargs > CALL_LOCAL_ARGS)
+            args = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(call_arg));
         for (i = 0; i < nargs; i++) {
             args[i].expr = n->as.call.args[i];
+            args[i].value = NULL;
             args[i].start = tfx_ev_start_range(args[i].expr);
         }
     }
@@ -1586,7 +1636,9 @@ static const tfx_value *eval_call(tfx_ev *ev, const tfx_node *n, const tfx_env *
         return dynamic_unknown();
     }
 
-    vals = tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(const tfx_value *));
+    vals = nargs <= CALL_LOCAL_ARGS
+               ? local_vals
+               : tfx_ctx_alloc_array(ctx, nargs + 1, sizeof(const tfx_value *));
     for (i = 0; i < nargs; i++) {
         const tfx_param *p = i < fn->nparams ? &fn->params[i] : fn->varparam;
         const tfx_value *v;
@@ -1799,7 +1851,7 @@ static const tfx_value *dispatch(tfx_ev *ev, const tfx_node *n, const tfx_env *e
 {
     switch (n->kind) {
     case TFX_NODE_LITERAL:
-        return literal_value(ev->ctx, &n->as.literal);
+        return cached_literal_value(ev, &n->as.literal);
     case TFX_NODE_TEMPLATE:
         return tfx_ev_template(ev, n, env);
     case TFX_NODE_TEMPLATE_WRAP:

@@ -25,11 +25,15 @@ struct tfx_ev_binding {
     const tfx_value *value;
 };
 
+/* The values of literals made so far in one evaluation (eval.c). */
+typedef struct tfx_ev_literals tfx_ev_literals;
+
 typedef struct {
     tfx_ctx *ctx;
     tfx_diags *diags;              /* where diagnostics go now */
     const tfx_ev_binding *bindings;
     const char *filename;          /* the source's, for ranges written in messages */
+    tfx_ev_literals *literals;     /* NULL until the first literal (made by eval.c) */
 } tfx_ev;
 
 /* The value of node n in env (NULL: no scope at all), its diagnostics
@@ -83,6 +87,16 @@ typedef struct {
     const tfx_value *literal;   /* which is this value (HCL: a literal expression) */
     const tfx_env *env;
 } tfx_ev_closure;
+
+/* [for.group] The object of a grouping `for` (eval_template.c): under
+ * each distinct key of names[0..count), the tuple of the vals[i] of that
+ * key in order of i; the general path sorts all the keys (stably), the
+ * other hashes them and sorts the distinct ones only.  Both give the same
+ * value; tests compare them. */
+const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
+                              const tfx_value *const *vals, size_t count);
+const tfx_value *tfx_ev_group_general(tfx_ctx *ctx, const tfx_str *names,
+                                      const tfx_value *const *vals, size_t count);
 
 /* The closure behind a placeholder argument of an expression parameter. */
 const tfx_ev_closure *tfx_ev_closure_of(const tfx_value *arg);

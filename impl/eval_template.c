@@ -251,8 +251,9 @@ static void key_set_grow(tfx_ctx *ctx, key_set *set)
     set->nslots = nslots;
 }
 
-/* Whether keys[index] is in the set already; adds it if not. */
-static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
+/* The index of the key in the set equal to keys[index]; when there is
+ * none, adds keys[index] and returns index. */
+static size_t key_set_find(tfx_ctx *ctx, key_set *set, size_t index)
 {
     tfx_str key = set->keys[index];
     size_t j;
@@ -262,12 +263,18 @@ static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
     j = hash_str(key) & (set->nslots - 1);
     while (set->slots[j] != 0) {
         if (tfx_str_cmp(set->keys[set->slots[j] - 1], key) == 0)
-            return true;
+            return set->slots[j] - 1;
         j = (j + 1) & (set->nslots - 1);
     }
     set->slots[j] = index + 1;
     set->n++;
-    return false;
+    return index;
+}
+
+/* Whether keys[index] is in the set already; adds it if not. */
+static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
+{
+    return key_set_find(ctx, set, index) != index;
 }
 
 /* [for.cond.early] (semantics F12) The `if` clause evaluated once with
@@ -339,11 +346,10 @@ static cond_result element_condition(tfx_ev *ev, const tfx_node *n, const tfx_en
 }
 
 /* [for.group] (semantics F10) The grouped object: each key's values, in
- * iteration order, as a tuple. */
-static const tfx_value *group_object(tfx_ev *ev, const tfx_str *names,
-                                     const tfx_value *const *vals, size_t count)
+ * iteration order, as a tuple; by a stable sort of the keys. */
+const tfx_value *tfx_ev_group_general(tfx_ctx *ctx, const tfx_str *names,
+                                      const tfx_value *const *vals, size_t count)
 {
-    tfx_ctx *ctx = ev->ctx;
     size_t *order = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(size_t));
     tfx_str *gnames = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1, sizeof(tfx_str));
     const tfx_value **gvals = tfx_ctx_alloc_array(ctx, count > 0 ? count : 1,
@@ -366,6 +372,65 @@ static const tfx_value *group_object(tfx_ev *ev, const tfx_str *names,
         i = j;
     }
     return tfx_value_object(ctx, gnames, gvals, ngroups);
+}
+
+/* [for.group] (semantics F10) The fast path of tfx_ev_group_general: each
+ * key gets a group number in order of first appearance (a hash table of
+ * the distinct keys, key_set's), the values are laid out group by group
+ * in iteration order, and only the distinct keys are sorted.  The general
+ * path's stable sort puts the values of one key next to each other in
+ * iteration order, and its groups in key order: the same tuples under
+ * the same keys, with n + g log g work for g distinct keys instead of
+ * n log n.  test_eval compares both on random keys. */
+const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
+                              const tfx_value *const *vals, size_t count)
+{
+    size_t n1 = count > 0 ? count : 1;
+    size_t *group = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
+    size_t *first = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
+    const tfx_value **laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
+    size_t *start;
+    size_t *fill;
+    size_t *order;
+    tfx_str *gnames;
+    tfx_str *sorted;
+    const tfx_value **gvals;
+    key_set seen;
+    size_t ngroups = 0;
+
+    memset(&seen, 0, sizeof(seen));
+    seen.keys = names;
+    for (size_t i = 0; i < count; i++) {
+        size_t at = key_set_find(ctx, &seen, i);
+
+        if (at == i) {
+            first[ngroups] = i;
+            group[i] = ngroups++;
+        } else {
+            group[i] = group[at];
+        }
+    }
+    /* start[g]: where group g's values begin in laid */
+    start = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
+    fill = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
+    for (size_t i = 0; i < count; i++)
+        start[group[i] + 1]++;
+    for (size_t g = 0; g < ngroups; g++)
+        start[g + 1] += start[g];
+    for (size_t i = 0; i < count; i++)
+        laid[start[group[i]] + fill[group[i]]++] = vals[i];
+    gnames = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
+    sorted = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
+    gvals = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(const tfx_value *));
+    order = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
+    for (size_t g = 0; g < ngroups; g++)
+        gnames[g] = names[first[g]];
+    tfx_str_sort_order(ctx, gnames, order, ngroups);
+    for (size_t g = 0; g < ngroups; g++) {
+        sorted[g] = gnames[order[g]];
+        gvals[g] = tfx_value_tuple(ctx, laid + start[order[g]], fill[order[g]]);
+    }
+    return tfx_value_object(ctx, sorted, gvals, ngroups);
 }
 
 /* [for.object] [for.key] [for.duplicate] [for.group] [mark.prop.for]
@@ -450,7 +515,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     if (!known)
         return &tfx_value_dynamic_unknown;
     if (group)
-        return tfx_value_mark(ctx, group_object(ev, names, vals, m), marks);
+        return tfx_value_mark(ctx, tfx_ev_group(ctx, names, vals, m), marks);
     return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
 }
 

@@ -9,6 +9,8 @@
  */
 #include "type.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL, NULL, NULL};
@@ -95,8 +97,104 @@ static void merge_runs(const tfx_str *names, size_t *order, size_t *tmp, size_t 
     memcpy(order + lo, tmp + lo, (hi - lo) * sizeof *order);
 }
 
-/* A bottom-up merge sort: stable, O(n log n), no recursion. */
+/* One name in the keyed sort: its first 16 bytes, big-endian, zero-padded
+ * (k0 the first 8, k1 the next 8), and its index. */
+typedef struct {
+    uint64_t k0, k1;
+    size_t index;
+} keyed_name;
+
+/* The big-endian reading of s[from..from+8), zero-padded past its end. */
+static uint64_t prefix_word(tfx_str s, size_t from)
+{
+    uint64_t w = 0;
+
+    for (size_t i = 0; i < 8; i++) {
+        size_t at = from + i;
+
+        w = (w << 8) | (at < s.nbytes ? (unsigned char)s.s[at] : 0u);
+    }
+    return w;
+}
+
+/* Whether b's name sorts before a's: the prefixes first, tfx_str_cmp on a
+ * tie.  When the prefixes differ, their first differing byte is the
+ * names' first differing byte, or a zero of the padding against a byte of
+ * the longer name, which is its first byte past the shorter name's end;
+ * either way the prefixes order the names as tfx_str_cmp does. */
+static bool keyed_less(const tfx_str *names, const keyed_name *b, const keyed_name *a)
+{
+    if (b->k0 != a->k0)
+        return b->k0 < a->k0;
+    if (b->k1 != a->k1)
+        return b->k1 < a->k1;
+    return tfx_str_cmp(names[b->index], names[a->index]) < 0;
+}
+
+/* [type.object.names] [fn.sort] The fast path of tfx_str_sort_order: the
+ * same stable bottom-up merge sort, on entries that carry each name's
+ * first 16 bytes, so that most comparisons read no string bytes
+ * (keyed_less gives tfx_str_cmp's order, and the merges are those of
+ * tfx_str_sort_order_general, so the order is the same).  Its scratch
+ * space is malloc'd and freed here, not left in the arena; false, with
+ * nothing done, when malloc refuses it.  test_value compares both on
+ * random names. */
+static bool sort_keyed(const tfx_str *names, size_t *order, size_t n)
+{
+    keyed_name *a;
+    keyed_name *tmp;
+    const keyed_name *src;
+
+    if (n > SIZE_MAX / (2 * sizeof *a))
+        return false;
+    a = malloc(2 * n * sizeof *a);
+    if (a == NULL)
+        return false;
+    tmp = a + n;
+    for (size_t i = 0; i < n; i++) {
+        a[i].k0 = prefix_word(names[i], 0);
+        a[i].k1 = prefix_word(names[i], 8);
+        a[i].index = i;
+    }
+    src = a;
+    for (size_t width = 1; width < n; width *= 2) {
+        keyed_name *dst = src == a ? tmp : a;
+
+        /* each pass merges pairs of runs from src into dst; a last run
+         * without a partner is copied as it is */
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = mid + width < n ? mid + width : n;
+            size_t i = lo, j = mid, k = lo;
+
+            while (i < mid && j < hi) {
+                if (keyed_less(names, &src[j], &src[i]))
+                    dst[k++] = src[j++];
+                else
+                    dst[k++] = src[i++];
+            }
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        src = dst;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = src[i].index;
+    free(a);
+    return true;
+}
+
 void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
+{
+    if (n >= 2 && sort_keyed(names, order, n))
+        return;
+    tfx_str_sort_order_general(ctx, names, order, n);
+}
+
+/* A bottom-up merge sort: stable, O(n log n), no recursion. */
+void tfx_str_sort_order_general(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
 {
     size_t *tmp;
 

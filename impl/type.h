@@ -100,6 +100,9 @@ const tfx_type *tfx_type_without_optional(tfx_ctx *ctx, const tfx_type *t);
  * index of the i-th smallest name; equal names keep their given order.
  * order must hold n entries; scratch space comes from the ctx. */
 void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n);
+/* The same without its fast path (names keyed by their first bytes): for
+ * tests, which compare the two. */
+void tfx_str_sort_order_general(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n);
 
 /* A copy of t in another ctx (the static types are returned as they are). */
 const tfx_type *tfx_type_copy(tfx_ctx *dst, const tfx_type *t);

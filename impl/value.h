@@ -143,6 +143,15 @@ void tfx_value_retype_dynamic(tfx_ctx *ctx, const tfx_value **items, size_t n,
  * given, exactly as in cty, so pass items in the order cty would. */
 const tfx_value *tfx_value_set(tfx_ctx *ctx, const tfx_type *elem,
                                const tfx_value *const *items, size_t n);
+/* tfx_value_set without its fast paths (sets of known strings sorted by
+ * bytes): for tests, which compare the two. */
+const tfx_value *tfx_value_set_general(tfx_ctx *ctx, const tfx_type *elem,
+                                       const tfx_value *const *items, size_t n);
+/* The CRC-32 of v's set-hash bytes [set.hash] as tfx_value_set computes
+ * it (fast paths included), and the same from the hash text written out
+ * and a bit-by-bit CRC: for tests, which compare the two. */
+uint32_t tfx_value_set_crc(tfx_ctx *ctx, const tfx_value *v);
+uint32_t tfx_value_set_crc_general(tfx_ctx *ctx, const tfx_value *v);
 /* keys[i] -> vals[i]; sorted by key; a later duplicate key wins. */
 const tfx_value *tfx_value_map(tfx_ctx *ctx, const tfx_type *elem, const tfx_str *keys,
                                const tfx_value *const *vals, size_t n);

@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "common.h"
+#include "eval_internal.h"
 #include "jsonio.h"
 #include "parse.h"
 #include "render.h"
@@ -2018,6 +2019,82 @@ static void test_limits(void)
               "!Memory limit exceeded@0-59");
 }
 
+/* [eval.literal] Literal values taken from the evaluation's table of
+ * literals (cached_literal_value) against new ones: a tuple of random
+ * number and string literals as the body of a `for` over three elements
+ * (from the second iteration on, the table's values, or new ones where a
+ * slot was taken by another literal) and the same tuple written three
+ * times (each literal a node of its own, evaluated once: new values). */
+static void test_literal_cache(void)
+{
+    static const char *const lits[] = {
+        "0", "7", "100", "1.5", "0.1", "-3", "1e3", "12345678901234567890123",
+        "\"\"", "\"item-\"", "\"e\\u0301\"", "\"\\u212b\"", "\"a\\nb\"", "true", "null",
+    };
+    static char body[3000];
+    static char once[10000];
+    static char cached[10000];
+    uint32_t state = 2024u;
+
+    for (int round = 0; round < 200; round++) {
+        size_t k = 1 + (size_t)(round % 90);
+
+        body[0] = '\0';
+        for (size_t i = 0; i < k; i++) {
+            state = state * 1103515245u + 12345u;
+            append(body, sizeof(body), "%s%s", i == 0 ? "" : ", ",
+                   lits[(state >> 16) % TFX_COUNTOF(lits)]);
+        }
+        snprintf(cached, sizeof(cached), "[for i in [1, 2, 3] : [%s]]", body);
+        snprintf(once, sizeof(once), "[[%s], [%s], [%s]]", body, body, body);
+        snprintf(cached, sizeof(cached), "%s", evaluate(false, cached));
+        CHECK_STR(cached, evaluate(false, once));
+    }
+}
+
+/* [for.group] The grouping of a `for` by hashing (tfx_ev_group) against
+ * its general path (a stable sort of all the keys) on random keys from
+ * pools of different sizes, with values that tell the elements apart. */
+static void group_random(tfx_ctx *ctx, void *arg)
+{
+    static const char *const pool[] = {"a", "b", "", "ab", "item-1", "item-12", "item-2",
+                                       "\xc3\xa9", "z", "item-123456789012345", "B", "a\x01"};
+    uint32_t state = 77u;
+
+    (void)arg;
+    for (int round = 0; round < 200; round++) {
+        size_t count = (size_t)(round % 50) * (round < 190 ? 1 : 40);
+        size_t npool = 1 + (size_t)round % TFX_COUNTOF(pool);
+        tfx_str *names = tfx_ctx_alloc(ctx, (count + 1) * sizeof *names);
+        const tfx_value **vals = tfx_ctx_alloc_array(ctx, count + 1, sizeof(const tfx_value *));
+        const char *fast;
+
+        for (size_t i = 0; i < count; i++) {
+            const char *k;
+
+            state = state * 1103515245u + 12345u;
+            k = pool[(state >> 16) % npool];
+            names[i] = (tfx_str){k, strlen(k)};
+            vals[i] = i % 3 == 0 ? tfx_value_int(ctx, (int64_t)i)
+                                 : tfx_value_string(ctx, k, strlen(k));
+        }
+        fast = tfx_render_debug(ctx, tfx_ev_group(ctx, names, vals, count));
+        CHECK_STR(fast, tfx_render_debug(ctx, tfx_ev_group_general(ctx, names, vals, count)));
+    }
+}
+
+static void test_group_random(void)
+{
+    tfx_ctx ctx;
+
+    if (!tfx_ctx_init(&ctx, NULL)) {
+        CHECK(false);
+        return;
+    }
+    CHECK(tfx_ctx_try(&ctx, group_random, NULL));
+    tfx_ctx_free(&ctx);
+}
+
 static void run_cases(const char *group, const eval_case *cases, size_t n)
 {
     size_t i;
@@ -2065,6 +2142,8 @@ int main(void)
     test_details();
     test_environments();
     test_limits();
+    test_literal_cache();
+    test_group_random();
     tfx_ctx_free(&fixture_ctx);
     return check_report("test_eval");
 }

@@ -808,6 +808,89 @@ static void test_set_random(void)
     }
 }
 
+/* A random string of up to 40 bytes: mostly a few shared prefixes and
+ * printable ASCII (so that the 16-byte keys of the sort tie often), now
+ * and then quotes, backslashes, control bytes, U+0000, non-ASCII and
+ * bytes that are not UTF-8. */
+static tfx_str random_bytes(char *buf)
+{
+    static const char *const prefixes[] = {"", "item-", "item-12", "abcdefghijklmnop", "x"};
+    static const char plain[] = "0123456789abcdef";
+    static const char extra[] = {'"', '\\', '\n', '\0', '\x7f', '\xc3', '\xa9', '\xff', '~', ' '};
+    const char *p = prefixes[rnd(5)];
+    size_t n = strlen(p);
+    size_t more = rnd(24);
+
+    memcpy(buf, p, n + 1);
+    for (size_t i = 0; i < more; i++) {
+        uint32_t r = rnd(20);
+
+        if (r < 16)
+            buf[n++] = plain[r];
+        else
+            buf[n++] = extra[rnd(10)];
+    }
+    return (tfx_str){buf, n};
+}
+
+/* [type.object.names] [fn.sort] tfx_str_sort_order (its fast path keyed
+ * by the first 16 bytes) against tfx_str_sort_order_general on random
+ * names, many of them equal or sharing long prefixes. */
+static void test_sort_order_random(void)
+{
+    for (int round = 0; round < 300; round++) {
+        size_t n = rnd(round < 250 ? 40 : 3000);
+        char *bufs = tfx_ctx_alloc(C, n * 64 + 1);
+        tfx_str *names = tfx_ctx_alloc(C, (n + 1) * sizeof *names);
+        size_t *fast = tfx_ctx_alloc(C, (n + 1) * sizeof *fast);
+        size_t *general = tfx_ctx_alloc(C, (n + 1) * sizeof *general);
+        bool same = true;
+
+        for (size_t i = 0; i < n; i++)
+            names[i] = i > 0 && rnd(4) == 0 ? names[rnd((uint32_t)i)] : random_bytes(bufs + i * 64);
+        tfx_str_sort_order(C, names, fast, n);
+        tfx_str_sort_order_general(C, names, general, n);
+        for (size_t i = 0; i < n; i++)
+            same = same && fast[i] == general[i];
+        CHECK(same);
+    }
+}
+
+/* [set.hash] [set.order] The CRC of a value's set-hash bytes with the
+ * fast paths (a string that quotes as itself, CRC by table) against the
+ * hash text written out and a bit-by-bit CRC; and sets of random strings
+ * made by tfx_value_set (sorted by bytes) against
+ * tfx_value_set_general (Go's stable sort by setRules.Less). */
+static void test_set_strings_fast(void)
+{
+    char buf[64];
+
+    for (int i = 0; i < 3000; i++) {
+        tfx_str s = random_bytes(buf);
+        const tfx_value *v = tfx_value_string_raw(C, tfx_ctx_strndup(C, s.s, s.nbytes), s.nbytes);
+
+        CHECK(tfx_value_set_crc(C, v) == tfx_value_set_crc_general(C, v));
+    }
+    CHECK(tfx_value_set_crc(C, S("")) == tfx_value_set_crc_general(C, S("")));
+    for (int round = 0; round < 300; round++) {
+        size_t n = 1 + rnd(round < 250 ? 30 : 2000);
+        const tfx_value **items = tfx_ctx_alloc_array(C, n, sizeof(const tfx_value *));
+        const tfx_value *fast;
+        const tfx_value *general;
+
+        for (size_t i = 0; i < n; i++) {
+            tfx_str s = random_bytes(buf);
+
+            items[i] = i > 0 && rnd(3) == 0
+                           ? items[rnd((uint32_t)i)]
+                           : tfx_value_string_raw(C, tfx_ctx_strndup(C, s.s, s.nbytes), s.nbytes);
+        }
+        fast = tfx_value_set(C, &tfx_type_str, items, n);
+        general = tfx_value_set_general(C, &tfx_type_str, items, n);
+        CHECK_STR(show(fast), show(general));
+    }
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     (void)arg;
@@ -822,6 +905,8 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_capsule();
     test_of_type_constructors();
     test_set_random();
+    test_sort_order_random();
+    test_set_strings_fast();
 }
 
 int main(void)
