@@ -32,7 +32,9 @@
 #include "text.h"
 
 struct tfx_adapter {
-    int said_hello;   /* a hello request has been answered */
+    int said_hello;               /* a hello request has been answered */
+    tfx_limits parse_limits;      /* of every parse */
+    tfx_eval_limits eval_limits;  /* of every evaluation */
 };
 
 /* A span of the request's text. */
@@ -68,8 +70,26 @@ static void keep_freed_memory(void)
 
 TFX_API tfx_adapter *tfx_adapter_new(void)
 {
+    tfx_adapter *a;
+
     keep_freed_memory();
-    return calloc(1, sizeof(tfx_adapter));
+    a = calloc(1, sizeof(tfx_adapter));
+    if (a != NULL)
+        tfx_adapter_set_limits(a, NULL, NULL);
+    return a;
+}
+
+TFX_API void tfx_adapter_set_limits(tfx_adapter *a, const tfx_limits *parse,
+                                    const tfx_eval_limits *eval)
+{
+    if (parse != NULL)
+        a->parse_limits = *parse;
+    else
+        tfx_limits_init(&a->parse_limits);
+    if (eval != NULL)
+        a->eval_limits = *eval;
+    else
+        tfx_eval_limits_init(&a->eval_limits);
 }
 
 TFX_API void tfx_adapter_free(tfx_adapter *a)
@@ -327,7 +347,7 @@ static void put_diagnostic(answer_text *o, const tfx_diagnostic *d)
 /* The source of a case: parses its input or input_base64 in its mode.
  * Returns NULL after writing an errored answer on a malformed case (or
  * when memory ran out). */
-static tfx_source *parse_case(answer_text *o, json_t *seq, json_t *c)
+static tfx_source *parse_case(const tfx_adapter *a, answer_text *o, json_t *seq, json_t *c)
 {
     const char *mode = json_string_value(json_object_get(c, "mode"));
     const char *input = json_string_value(json_object_get(c, "input"));
@@ -356,7 +376,7 @@ static tfx_source *parse_case(answer_text *o, json_t *seq, json_t *c)
     }
     src = tfx_source_parse("case.hcl", input, n,
                            strcmp(mode, "template") == 0 ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION,
-                           NULL);
+                           &a->parse_limits);
     free(decoded);
     if (src == NULL)
         errored(o, seq, "out of memory");
@@ -392,9 +412,9 @@ static void answer_diagnostics(answer_text *o, json_t *seq, const tfx_source *sr
 
 /* A parse request: every diagnostic of parsing the case's input, an empty
  * list when it parses cleanly. */
-static void answer_parse(answer_text *o, json_t *seq, json_t *c)
+static void answer_parse(const tfx_adapter *a, answer_text *o, json_t *seq, json_t *c)
 {
-    tfx_source *src = parse_case(o, seq, c);
+    tfx_source *src = parse_case(a, o, seq, c);
 
     if (src == NULL)
         return;
@@ -404,9 +424,9 @@ static void answer_parse(answer_text *o, json_t *seq, json_t *c)
 
 /* A refs request [refs.protocol]: the traversals the input refers to, or
  * the parse's diagnostics when it has errors. */
-static void answer_refs(answer_text *o, json_t *seq, json_t *c)
+static void answer_refs(const tfx_adapter *a, answer_text *o, json_t *seq, json_t *c)
 {
-    tfx_source *src = parse_case(o, seq, c);
+    tfx_source *src = parse_case(a, o, seq, c);
     tfx_refs *refs;
     char *text;
 
@@ -676,8 +696,8 @@ static tfx_host *case_host(answer_text *o, json_t *seq, json_t *c, bool *bad)
 /* An eval request (and a convert request: the value then converted to the
  * case's convert_to type; a console request: evaluated as `terraform
  * console` does, with type()): the value, or the diagnostics. */
-static void answer_eval(answer_text *o, json_t *seq, json_t *c, bool convert, bool console,
-                        const raw_text *raw_vars)
+static void answer_eval(const tfx_adapter *a, answer_text *o, json_t *seq, json_t *c,
+                        bool convert, bool console, const raw_text *raw_vars)
 {
     tfx_host *host;
     tfx_context *ctx;
@@ -685,7 +705,7 @@ static void answer_eval(answer_text *o, json_t *seq, json_t *c, bool convert, bo
     tfx_result *r;
     bool bad;
 
-    src = parse_case(o, seq, c);
+    src = parse_case(a, o, seq, c);
     if (src == NULL)
         return;
     if (tfx_source_has_errors(src)) {
@@ -723,7 +743,7 @@ static void answer_eval(answer_text *o, json_t *seq, json_t *c, bool convert, bo
         if (f != NULL && strcmp(f, "opentofu") == 0)
             tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU);
     }
-    r = tfx_evaluate(src, ctx, NULL);
+    r = tfx_evaluate(src, ctx, &a->eval_limits);
     if (r != NULL && convert && !tfx_result_has_errors(r)) {
         json_t *to = json_object_get(c, "convert_to");
         const char *mode = json_string_value(json_object_get(c, "convert_mode"));
@@ -771,7 +791,8 @@ static void answer_eval(answer_text *o, json_t *seq, json_t *c, bool convert, bo
 }
 
 /* A run request's answer. */
-static void answer_run(answer_text *o, json_t *request, const raw_text *raw_vars)
+static void answer_run(const tfx_adapter *a, answer_text *o, json_t *request,
+                       const raw_text *raw_vars)
 {
     json_t *seq = json_object_get(request, "seq");
     json_t *c = json_object_get(request, "case");
@@ -787,15 +808,15 @@ static void answer_run(answer_text *o, json_t *request, const raw_text *raw_vars
     }
     kind = json_string_value(json_object_get(c, "request"));
     if (kind != NULL && strcmp(kind, "parse") == 0) {
-        answer_parse(o, seq, c);
+        answer_parse(a, o, seq, c);
     } else if (kind == NULL || strcmp(kind, "eval") == 0) {
-        answer_eval(o, seq, c, false, false, raw_vars);
+        answer_eval(a, o, seq, c, false, false, raw_vars);
     } else if (strcmp(kind, "refs") == 0) {
-        answer_refs(o, seq, c);
+        answer_refs(a, o, seq, c);
     } else if (strcmp(kind, "convert") == 0) {
-        answer_eval(o, seq, c, true, false, raw_vars);
+        answer_eval(a, o, seq, c, true, false, raw_vars);
     } else if (strcmp(kind, "console") == 0) {
-        answer_eval(o, seq, c, false, true, raw_vars);
+        answer_eval(a, o, seq, c, false, true, raw_vars);
     } else {
         put_text(o, "{");
         put_seq(o, seq);
@@ -832,7 +853,7 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     } else if (strcmp(name, "hello") == 0) {
         answer_hello(a, &o);
     } else if (strcmp(name, "run") == 0) {
-        answer_run(&o, request, &raw_vars);
+        answer_run(a, &o, request, &raw_vars);
     } else if (strcmp(name, "stop") == 0) {
         *stop = 1;
     } else {

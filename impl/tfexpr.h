@@ -466,6 +466,11 @@ TFX_API tfx_adapter *tfx_adapter_new(void);
 /* Frees an adapter made by tfx_adapter_new.  NULL is allowed. */
 TFX_API void tfx_adapter_free(tfx_adapter *a);
 
+/* Sets the limits of the adapter's parses and evaluations; NULL (either)
+ * for the defaults, which a new adapter has.  The limits are copied. */
+TFX_API void tfx_adapter_set_limits(tfx_adapter *a, const tfx_limits *parse,
+                                    const tfx_eval_limits *eval);
+
 /* Handles one request: `line` points at `nbytes` bytes holding one JSON
  * object (a trailing newline is allowed; no NUL terminator is needed).
  *

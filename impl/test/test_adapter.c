@@ -257,6 +257,45 @@ static void test_answer_escapes(void)
     tfx_adapter_free(a);
 }
 
+/* tfx_adapter_set_limits: an evaluation past the adapter's step limit
+ * ends with resource.limit, a parse past its depth limit too; NULL gives
+ * the defaults back. */
+static void test_limits(void)
+{
+    static const char eval[] = "{\"cmd\":\"run\",\"seq\":1,\"case\":{\"mode\":\"expression\","
+                               "\"input\":\"length([for i in range(100): i])\"}}";
+    static const char deep[] = "{\"cmd\":\"run\",\"seq\":2,\"case\":{\"request\":\"parse\","
+                               "\"mode\":\"expression\",\"input\":\"[[[[[[1]]]]]]\"}}";
+    tfx_adapter *a = tfx_adapter_new();
+    tfx_limits parse;
+    tfx_eval_limits limits;
+    int stop = -1;
+    json_t *ans;
+
+    tfx_limits_init(&parse);
+    parse.max_depth = 3;
+    tfx_eval_limits_init(&limits);
+    limits.max_steps = 50;
+    tfx_adapter_set_limits(a, &parse, &limits);
+    ans = ask(a, eval, &stop);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(ans, "diagnostics"), 0),
+                                                "category")), "resource.limit");
+    CHECK(json_object_get(ans, "value") == NULL);
+    json_decref(ans);
+    ans = ask(a, deep, &stop);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(ans, "diagnostics"), 0),
+                                                "category")), "resource.limit");
+    json_decref(ans);
+    tfx_adapter_set_limits(a, NULL, NULL);
+    ans = ask(a, eval, &stop);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(ans, "value"), "v")), "100");
+    json_decref(ans);
+    ans = ask(a, deep, &stop);
+    CHECK(json_array_size(json_object_get(ans, "diagnostics")) == 0);
+    json_decref(ans);
+    tfx_adapter_free(a);
+}
+
 int main(void)
 {
     test_hello();
@@ -268,5 +307,6 @@ int main(void)
     test_refs_request();
     test_nul_in_request();
     test_answer_escapes();
+    test_limits();
     return check_report("test_adapter");
 }
