@@ -21,13 +21,17 @@
 MUTATION_N    ?= $(if $(filter command environment%,$(origin N)),$(N),60)
 MUTATION_SEED ?= $(if $(filter command environment%,$(origin SEED)),$(SEED),7)
 MUTATION_JOBS ?= $(LINT_JOBS)
-# IDS=id,id runs only those mutants (ids from a report).
+# IDS=id,id runs only those mutants (ids from a report); REV= mutates
+# another committed revision (default HEAD); CASES_REV= takes the corpus
+# cases and golden tests from another revision.
 IDS ?=
+REV ?= HEAD
+CASES_REV ?=
 
 .PHONY: mutation mutation-report coverage golden-test
 mutation: | $(DEPS_OK)
 	$(PYTHON) tools/mutate -n $(MUTATION_N) --seed $(MUTATION_SEED) --jobs $(MUTATION_JOBS) \
-	  --build build/mutation $(if $(IDS),--ids $(IDS))
+	  --rev $(REV) --build build/mutation $(if $(CASES_REV),--cases-rev $(CASES_REV)) $(if $(IDS),--ids $(IDS))
 
 mutation-report:
 	$(PYTHON) tools/mutate --report-only --build build/mutation
