@@ -33,6 +33,7 @@ static const char usage_main[] =
     "  parse     parse an expression or template; print its syntax tree or errors\n"
     "  refs      list the variable references of an expression or template\n"
     "  check     the result type of an expression from its variables' types alone\n"
+    "  console   an interactive console, as `terraform console` without a configuration\n"
     "  functions list the built-in functions and their signatures\n"
     "  adapter   speak the conformance protocol on stdin/stdout\n"
     "  version   print the version\n"
@@ -101,6 +102,29 @@ static const char usage_adapter[] =
     "                     default) or opentofu (Terraform's plus OpenTofu's own\n" \
     "                     base64gunzip, cidrcontains and urldecode)\n" \
     "  --no-functions     every function call is an error\n"
+
+static const char usage_console[] =
+    "usage: tfexpr console [--var NAME=JSON]... [--var-file FILE]... [--vars FILE.json]\n"
+    "                      [--no-functions] [--flavor terraform|opentofu]\n"
+    "                      [--limit-NAME N]... [--base-dir DIR] [--now RFC3339]\n"
+    "                      [--seed N] [--home DIR]\n"
+    "\n"
+    "Reads expressions and prints their values as `terraform console` does,\n"
+    "without a configuration: type() shows a type, 'help' a help line, 'exit'\n"
+    "or Ctrl-D leaves.  An expression goes on over the next lines while a\n"
+    "bracket, a quote, a heredoc or a template directive is open.\n"
+    "On a terminal: a prompt, line editing and history.  Otherwise (a pipe, a\n"
+    "file): one expression per line, one result per expression, nothing else.\n"
+    "Input variables are var.NAME, as in Terraform, from (lowest first)\n"
+    "TF_VAR_NAME environment variables (strings), then --var NAME=JSON and\n"
+    "--var-file FILE in the order given (spec/cli-varfiles.md); --vars\n"
+    "FILE.json defines other root names (local, resources, ...) as typed values.\n"
+    USAGE_FLAVOR
+    "The limits and the outside world: as for tfexpr eval (tfexpr eval --help).\n"
+    "Errors are printed to standard error with the source line and a caret.\n"
+    "Exit status: 0 every expression evaluated (on a terminal: always, at\n"
+    "'exit' or Ctrl-D), 1 one had errors (or a variable definitions file has),\n"
+    "2 usage or I/O error.\n";
 
 static const char usage_parse[] =
     "usage: tfexpr parse [--template] [--format sexpr|ranges|json|source]\n"
@@ -883,6 +907,25 @@ static int cmd_check(int argc, char **argv)
     return status;
 }
 
+static int cmd_console(int argc, char **argv)
+{
+    cli_opts o = {.cmd = "console", .usage = usage_console,
+                  .takes = TAKES_VARS | TAKES_EVAL | TAKES_NO_INPUT | TAKES_CONSOLE};
+    tfx_host *host = NULL;
+    tfx_context *ctx = NULL;
+    int status = cli_parse_opts(&o, argc, argv);
+
+    if (status < 0) {
+        status = cli_eval_setup(&o, &ctx, &host);
+        if (status == EXIT_SUCCESS)
+            status = cli_console(&o, ctx);
+    }
+    tfx_context_free(ctx);
+    tfx_host_free(host);
+    cli_opts_free(&o);
+    return status;
+}
+
 static int cmd_functions(int argc, char **argv)
 {
     int json = 0, opentofu = 0;
@@ -956,6 +999,8 @@ int main(int argc, char **argv)
         return cmd_refs(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") == 0)
         return cmd_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "console") == 0)
+        return cmd_console(argc - 1, argv + 1);
     if (strcmp(argv[1], "functions") == 0)
         return cmd_functions(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0)

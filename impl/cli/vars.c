@@ -143,21 +143,35 @@ static void note_type(gather *g, const char *name)
         json_object_set_new(g->types, name, type);
 }
 
+/* The text of the file of an option; NULL after a message. */
+static char *read_option_file(const gather *g, const char *path, size_t *n)
+{
+    char *text = cli_read_file(path, n);
+
+    if (text == NULL)
+        cli_msg("tfexpr %s: cannot read %s\n", g->o->cmd, path);
+    return text;
+}
+
+/* Says why the file of an option was refused. */
+static void refused(const gather *g, const char *path, const char *error)
+{
+    cli_msg("tfexpr %s: %s: %s\n", g->o->cmd, path, error != NULL ? error : "out of memory");
+}
+
 /* --vars FILE.json: a JSON object of NAME -> typed value. */
 static int load_vars_file(gather *g, const char *path)
 {
     size_t n;
     char *error = NULL;
-    char *text = cli_read_file(path, &n);
+    char *text = read_option_file(g, path, &n);
     int ok;
 
-    if (text == NULL) {
-        cli_msg("tfexpr %s: cannot read %s\n", g->o->cmd, path);
+    if (text == NULL)
         return 0;
-    }
     ok = tfx_context_set_typed_all(g->ctx, text, n, &error) == 0;
     if (!ok)
-        cli_msg("tfexpr %s: %s: %s\n", g->o->cmd, path, error != NULL ? error : "out of memory");
+        refused(g, path, error);
     if (ok && g->types != NULL) {
         json_t *all = json_loadb(text, n, 0, NULL);
         const char *name;
@@ -226,17 +240,15 @@ static int load_types_file(gather *g, tfx_context *ctx, const char *path)
 {
     size_t n;
     char *error = NULL;
-    char *text = cli_read_file(path, &n);
+    char *text = read_option_file(g, path, &n);
     int ok;
 
-    if (text == NULL) {
-        cli_msg("tfexpr %s: cannot read %s\n", g->o->cmd, path);
+    if (text == NULL)
         return 0;
-    }
     /* checked on its own, for the message; then merged in order */
     ok = tfx_context_set_unknown_all(ctx, text, n, &error) == 0;
     if (!ok)
-        cli_msg("tfexpr %s: %s: %s\n", g->o->cmd, path, error != NULL ? error : "out of memory");
+        refused(g, path, error);
     else {
         json_t *all = json_loadb(text, n, 0, NULL);
 

@@ -43,7 +43,7 @@ expect 0 "$tfexpr" --help
 expect 0 "$tfexpr" --version
 expect 2 "$tfexpr"
 expect 2 "$tfexpr" no-such-command
-for c in adapter version parse eval refs check; do
+for c in adapter version parse eval refs check console; do
     expect 0 "$tfexpr" "$c" --help
     expect 2 "$tfexpr" "$c" --no-such-option
     if "$tfexpr" "$c" --help | grep -q "^usage: tfexpr $c"; then ok; else bad "$c --help has no usage line"; fi
@@ -398,40 +398,29 @@ if [ "$("$tfexpr" eval --var-file "$vf/b.tfvars" --var 'var.region="x"' '[var.re
 if [ "$("$tfexpr" eval --var 'var.region="x"' --var-file "$vf/b.tfvars" 'var.region')" = '"eu-west-1"' ]; then ok; else bad "var-file order: --var before"; fi
 # [varfile.var] --var NAME stays a root outside the console
 if [ "$("$tfexpr" eval --var 'region="r"' --var-file "$vf/b.tfvars" '"${region} ${var.region}"')" = '"r eu-west-1"' ]; then ok; else bad "var-file: --var NAME is a root"; fi
+# varfile_error FILE CONTENT PATTERN: eval --var-file FILE, CONTENT (printf
+# %b) written there, exits 1 with standard error matching the glob PATTERN
+varfile_error() {
+    printf '%b' "$2" >"$vf/$1"
+    err=$("$tfexpr" eval --var-file "$vf/$1" '1' 2>&1); status=$?
+    case "$status $err" in
+        "1 $vf/$1:"$3) ok ;;
+        *) bad "var-file $1: $status $err" ;;
+    esac
+}
 # [varfile.hcl.value] no references, no calls, with HCL's errors; exit 1
-printf 'a = upper("x")\nb = foo.bar\n' >"$vf/bad.tfvars"
-err=$("$tfexpr" eval --var-file "$vf/bad.tfvars" 'var.a' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/bad.tfvars:1:5: error: Function calls not allowed"*'Functions may not be called here.'*"$vf/bad.tfvars:2:5: error: Variables not allowed"*' 2 | b = foo.bar'*'   |     ^^^'*'Variables may not be used here.'*) ok ;;
-    *) bad "var-file: references and calls: $status $err" ;;
-esac
+varfile_error bad.tfvars 'a = upper("x")\nb = foo.bar\n' \
+    "1:5: error: Function calls not allowed"*'Functions may not be called here.'*"$vf/bad.tfvars:2:5: error: Variables not allowed"*' 2 | b = foo.bar'*'   |     ^^^'*'Variables may not be used here.'*
 # [varfile.hcl.duplicate]
-printf 'c = 1\nc = 2\n' >"$vf/dup.tfvars"
-err=$("$tfexpr" eval --var-file "$vf/dup.tfvars" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/dup.tfvars:2:1: error: Attribute redefined"*"The argument \"c\" was already set at $vf/dup.tfvars:1,1-2. Each argument may be set only once."*) ok ;;
-    *) bad "var-file: duplicate: $status $err" ;;
-esac
+varfile_error dup.tfvars 'c = 1\nc = 2\n' \
+    "2:1: error: Attribute redefined"*"The argument \"c\" was already set at $vf/dup.tfvars:1,1-2. Each argument may be set only once."*
 # [varfile.hcl.variable-block] [varfile.hcl.block]
-printf 'variable "x" {\n  default = 1\n}\n' >"$vf/decl.tfvars"
-err=$("$tfexpr" eval --var-file "$vf/decl.tfvars" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/decl.tfvars:1:1: error: Variable declaration in .tfvars file"*'To declare variable "x", place this block'*'    x = <value>'*) ok ;;
-    *) bad "var-file: a variable block: $status $err" ;;
-esac
-printf 'x = 1\nlocals {\n  a = 1\n}\n' >"$vf/blk.tfvars"
-err=$("$tfexpr" eval --var-file "$vf/blk.tfvars" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/blk.tfvars:2:1: error: Unexpected \"locals\" block"*'Blocks are not allowed here.'*) ok ;;
-    *) bad "var-file: a block: $status $err" ;;
-esac
+varfile_error decl.tfvars 'variable "x" {\n  default = 1\n}\n' \
+    "1:1: error: Variable declaration in .tfvars file"*'To declare variable "x", place this block'*'    x = <value>'*
+varfile_error blk.tfvars 'x = 1\nlocals {\n  a = 1\n}\n' \
+    "2:1: error: Unexpected \"locals\" block"*'Blocks are not allowed here.'*
 # [varfile.hcl.syntax]
-printf '= 1\n' >"$vf/syn.tfvars"
-err=$("$tfexpr" eval --var-file "$vf/syn.tfvars" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/syn.tfvars:1:1: error: Argument or block definition required"*) ok ;;
-    *) bad "var-file: syntax: $status $err" ;;
-esac
+varfile_error syn.tfvars '= 1\n' "1:1: error: Argument or block definition required"*
 # [varfile.read] [varfile.errors]
 err=$("$tfexpr" eval --var-file "$vf/none.tfvars" '1' 2>&1); status=$?
 case "$status $err" in
@@ -447,23 +436,66 @@ if [ "$("$tfexpr" check --var-file "$vf/c.tfvars.json" 'var.l')" = 'tuple([numbe
 cp "$vf/c.tfvars.json" "$vf/c.tfvars"
 expect 1 "$tfexpr" eval --var-file "$vf/c.tfvars" 'var.region'
 # [varfile.json.duplicate] [varfile.json.object] [varfile.json.syntax]
-printf '{"a": 1,\n "a": 2}' >"$vf/dup.tfvars.json"
-err=$("$tfexpr" eval --var-file "$vf/dup.tfvars.json" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/dup.tfvars.json:2:2: error: Duplicate attribute definition"*"The argument \"a\" was already set at $vf/dup.tfvars.json:1,2-8."*) ok ;;
-    *) bad "var-file json: duplicate: $status $err" ;;
-esac
-printf '[1]' >"$vf/arr.tfvars.json"
-err=$("$tfexpr" eval --var-file "$vf/arr.tfvars.json" '1' 2>&1); status=$?
-case "$status $err" in
-    "1 $vf/arr.tfvars.json:1:1: error: Incorrect JSON value type"*) ok ;;
-    *) bad "var-file json: not an object: $status $err" ;;
-esac
+varfile_error dup.tfvars.json '{"a": 1,\n "a": 2}' \
+    "2:2: error: Duplicate attribute definition"*"The argument \"a\" was already set at $vf/dup.tfvars.json:1,2-8."*
+varfile_error arr.tfvars.json '[1]' "1:1: error: Incorrect JSON value type"*
 for text in '{"a": tru}' '{"a": 1,}' '{"a": 1' '{"a" 1}' '{"a": 1} x'; do
     printf '%s' "$text" >"$vf/syn.tfvars.json"
     expect 1 "$tfexpr" eval --var-file "$vf/syn.tfvars.json" '1'
 done
 rm -rf "$vf"
+
+# tfexpr console (issue 14).  Without a terminal: one result per
+# expression, multi-line while open, exit 1 if any failed, no prompt.
+out=$(printf '1 + 1\n\n[for x in [1, 2]:\n  x * 2]\ntype({a = [1]})\n<<EOT\nhi ${"there"}\nEOT\n' | "$tfexpr" console 2>&1); status=$?
+want=$(printf '2\n[\n  2,\n  4,\n]\nobject({\n    a: tuple([\n        number,\n    ]),\n})\n<<EOT\nhi there\n\nEOT')
+if [ "$status $out" = "0 $want" ]; then ok; else bad "console from a pipe: $status $out"; fi
+out=$(printf 'nosuch\n1\n' | "$tfexpr" console 2>/dev/null); status=$?
+if [ "$status $out" = "1 1" ]; then ok; else bad "console: an error exits 1 and goes on: $status $out"; fi
+err=$(printf 'nosuch\n' | "$tfexpr" console 2>&1 >/dev/null)
+case "$err" in
+    '<console-input>:1:1: error: Unknown variable [eval.unknown-variable]'*' 1 | nosuch'*'   | ^^^^^^'*) ok ;;
+    *) bad "console: the error's rendering: $err" ;;
+esac
+out=$(printf '1\nexit\n2\n' | "$tfexpr" console 2>&1); status=$?
+if [ "$status $out" = "0 1" ]; then ok; else bad "console: exit: $status $out"; fi
+out=$(printf 'help\n' | "$tfexpr" console 2>&1)
+case "$out" in *"'exit' or Ctrl-D leaves"*) ok ;; *) bad "console: help: $out" ;; esac
+# an input that ends open is answered with the parser's error
+out=$(printf '[1,\n' | "$tfexpr" console 2>&1); status=$?
+case "$status $out" in '1 '*'Missing expression'*) ok ;; *) bad "console: open at the end: $status $out" ;; esac
+# a quoted string ends at its line: no endless wait
+expect 0 "$tfexpr" console
+printf '"a\n' >/tmp/tfx-cli-in.$$
+"$tfexpr" console </tmp/tfx-cli-in.$$ >/dev/null 2>&1; status=$?
+if [ "$status" -eq 1 ]; then ok; else bad "console: an unterminated quote exited $status"; fi
+# [varfile.var] [varfile.env] [varfile.order] var.NAME from TF_VAR_ (strings,
+# lowest), then --var and --var-file in the order given; --vars roots
+printf 'region = "file"\n' >/tmp/tfx-cli-vf.$$.tfvars
+printf '{"local": {"type": ["object", {"a": "number"}], "v": {"a": {"v": "1"}}}}' >/tmp/tfx-cli-vars.$$
+out=$(printf 'var.region\nvar.n\nvar.s\nlocal.a\nvar\n' | TF_VAR_region=env TF_VAR_n=1 TF_VAR_s=str \
+    "$tfexpr" console --var 'n=[1]' --var-file /tmp/tfx-cli-vf.$$.tfvars --vars /tmp/tfx-cli-vars.$$ 2>&1)
+want=$(printf '"file"\n[\n  1,\n]\n"str"\n1\n{\n  "n" = [\n    1,\n  ]\n  "region" = "file"\n  "s" = "str"\n}')
+if [ "$out" = "$want" ]; then ok; else bad "console: variables: $out"; fi
+out=$(printf 'var.region\n' | TF_VAR_region=env "$tfexpr" console --var-file /tmp/tfx-cli-vf.$$.tfvars --var 'region="flag"' 2>&1)
+if [ "$out" = '"flag"' ]; then ok; else bad "console: --var after --var-file: $out"; fi
+out=$(printf 'var.region\n' | TF_VAR_region=env "$tfexpr" console 2>&1)
+if [ "$out" = '"env"' ]; then ok; else bad "console: TF_VAR_: $out"; fi
+out=$(printf 'var\n' | "$tfexpr" console 2>&1)
+if [ "$out" = '{}' ]; then ok; else bad "console: var with nothing: $out"; fi
+printf 'x = foo\n' >/tmp/tfx-cli-vf.$$.tfvars
+expect 1 "$tfexpr" console --var-file /tmp/tfx-cli-vf.$$.tfvars
+expect 2 "$tfexpr" console --var-file /nonexistent/file.tfvars
+expect 2 "$tfexpr" console 'an expression'
+expect 0 "$tfexpr" console --flavor opentofu --limit-steps 100 --now 2024-01-01T00:00:00Z
+rm -f /tmp/tfx-cli-vf.$$.tfvars /tmp/tfx-cli-vars.$$
+# On a terminal: a prompt, editing, history, multi-line input, errors,
+# Ctrl-D (impl/test/test_console_pty.py, through a pseudo-terminal).
+if python3 "$here/test_console_pty.py" "$real_tfexpr" >/tmp/tfx-cli.$$ 2>&1; then
+    ok; cat /tmp/tfx-cli.$$
+else
+    bad "$(cat /tmp/tfx-cli.$$)"
+fi
 
 # Always-valid output (issue 14): a type name with quoted attribute names
 # is escaped in eval's "type" and check's "type_text"; invalid UTF-8 in the
