@@ -72,67 +72,17 @@ void tfx_p_literal_value(parser *p, tfx_literal *lit)
     }
 }
 
-/* Bytes a node of each kind takes: the common header and its own member
- * of the union, no more (a literal needs 104 bytes, the largest kind 240).
- * Nodes never change kind and nothing copies a whole node, so the rest of
- * the union is never touched. */
-#define NODE_BYTES(member) (offsetof(tfx_node, as) + sizeof(((tfx_node *)NULL)->as.member))
-
-static inline size_t node_bytes(tfx_node_kind kind)
-{
-    switch (kind) {
-    case TFX_NODE_LITERAL: return NODE_BYTES(literal);
-    case TFX_NODE_TEMPLATE: return NODE_BYTES(template);
-    case TFX_NODE_TEMPLATE_WRAP: return NODE_BYTES(wrap);
-    case TFX_NODE_TEMPLATE_JOIN: return NODE_BYTES(join);
-    case TFX_NODE_SCOPE_TRAVERSAL:
-    case TFX_NODE_RELATIVE_TRAVERSAL: return NODE_BYTES(traversal);
-    case TFX_NODE_FUNCTION_CALL: return NODE_BYTES(call);
-    case TFX_NODE_CONDITIONAL: return NODE_BYTES(conditional);
-    case TFX_NODE_BINARY_OP:
-    case TFX_NODE_UNARY_OP: return NODE_BYTES(op);
-    case TFX_NODE_TUPLE_CONS: return NODE_BYTES(tuple);
-    case TFX_NODE_OBJECT_CONS: return NODE_BYTES(object);
-    case TFX_NODE_OBJECT_CONS_KEY: return NODE_BYTES(key);
-    case TFX_NODE_FOR: return NODE_BYTES(for_expr);
-    case TFX_NODE_INDEX: return NODE_BYTES(index);
-    case TFX_NODE_SPLAT: return NODE_BYTES(splat);
-    case TFX_NODE_ANON_SYMBOL: return offsetof(tfx_node, as);
-    case TFX_NODE_PARENTHESES: return NODE_BYTES(parens);
-    case TFX_NODE_COUNT: break;
-    }
-    return sizeof(tfx_node);
-}
-
 /* Out of memory: the parser's scratch node stands in, so callers need no
  * checks; the parse result is discarded anyway. */
-static tfx_node *scratch_node(parser *p)
+tfx_node *tfx_p_scratch_node(parser *p)
 {
     memset(p->scratch, 0, sizeof(*p->scratch));
     return p->scratch;
 }
 
-/* A node of `kind`, cleared, inline in this file (its size is known where
- * the kind is a constant): most of a parse's allocations are nodes. */
-static inline tfx_node *make_node(parser *p, tfx_node_kind kind, tfx_range range)
-{
-    tfx_node *n = tfx_p_alloc(p, node_bytes(kind));
-
-    if (n == NULL)
-        n = scratch_node(p);
-    n->kind = kind;
-    n->range = range;
-    return n;
-}
-
-tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
-{
-    return make_node(p, kind, range);
-}
-
 tfx_node *tfx_p_placeholder(parser *p, tfx_range range)
 {
-    tfx_node *n = make_node(p, TFX_NODE_LITERAL, range);
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
 
     n->as.literal.kind = TFX_LIT_UNKNOWN;
     return n;
@@ -427,7 +377,7 @@ static tfx_node *parse_conditional(parser *p)
     no = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark))
         return cond;
-    n = make_node(p, TFX_NODE_CONDITIONAL, tfx_p_between(start, no->range));
+    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_p_between(start, no->range));
     n->as.conditional.cond = cond;
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
@@ -469,7 +419,7 @@ static int binary_level(tfx_token_kind k)
 
 static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
 {
-    tfx_node *n = make_node(p, TFX_NODE_BINARY_OP, tfx_p_between(lhs->range, rhs->range));
+    tfx_node *n = tfx_p_node(p, TFX_NODE_BINARY_OP, tfx_p_between(lhs->range, rhs->range));
 
     n->as.op.op = op;
     n->as.op.lhs = lhs;
@@ -623,12 +573,12 @@ static tfx_node *parse_with_traversals(parser *p)
 
 /* Appends a step to a traversal node, or wraps `expr` in a relative
  * traversal with that one step. */
-static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
+static tfx_node *add_step(parser *p, tfx_node *expr, const tfx_step *step)
 {
     tfx_node *n = expr;
 
     if (expr->kind != TFX_NODE_SCOPE_TRAVERSAL && expr->kind != TFX_NODE_RELATIVE_TRAVERSAL) {
-        n = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
+        n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
         n->as.traversal.source = expr;
     }
     /* the steps array doubles when full, so a long chain stays linear;
@@ -644,8 +594,8 @@ static tfx_node *add_step(parser *p, tfx_node *expr, tfx_step step)
         n->as.traversal.steps = steps;
         n->as.traversal.capsteps = cap;
     }
-    n->as.traversal.steps[n->as.traversal.nsteps++] = step;
-    n->range = tfx_p_between(n->range, step.range);
+    n->as.traversal.steps[n->as.traversal.nsteps++] = *step;
+    n->range = tfx_p_between(n->range, step->range);
     return n;
 }
 
@@ -767,18 +717,18 @@ static tfx_node *parse_attr_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
         tfx_p_push(p, &steps, &step, sizeof(step));
         last_range = next.range;
     }
-    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(dot.range, marker.range));
+    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(dot.range, marker.range));
     if (steps.n == 0) {
         each = item;
     } else {
         size_t nsteps = steps.n;
 
-        each = make_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_p_between(first_range, last_range));
+        each = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, tfx_p_between(first_range, last_range));
         each->as.traversal.source = item;
         each->as.traversal.steps = tfx_p_finish(p, &steps, sizeof(tfx_step));
         each->as.traversal.nsteps = each->as.traversal.steps != NULL ? nsteps : 0;
     }
-    n = make_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, last_range));
+    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, last_range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
@@ -804,14 +754,14 @@ static tfx_node *parse_full_splat(parser *p, tfx_node *ret, tfx_node *from, tfx_
         tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing close bracket on splat index",
                     &close.range, NULL, "A full splat is written [*], the star then a closing bracket.");
     }
-    item = make_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(open.range, close.range));
+    item = tfx_p_node(p, TFX_NODE_ANON_SYMBOL, tfx_p_between(open.range, close.range));
     if (!tfx_p_enter(p)) {
         each = item;
     } else {
         each = parse_traversals(p, item);
         tfx_p_leave(p);
     }
-    n = make_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, each->range));
+    n = tfx_p_node(p, TFX_NODE_SPLAT, tfx_p_between(from->range, each->range));
     n->as.splat.source = ret;
     n->as.splat.each = each;
     n->as.splat.item = item;
@@ -875,10 +825,10 @@ static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token
         memset(&step, 0, sizeof(step));
         step.key = lit;
         step.range = rng;
-        return add_step(p, ret, step);
+        return add_step(p, ret, &step);
     }
     {
-        tfx_node *n = make_node(p, TFX_NODE_INDEX, tfx_p_between(from->range, rng));
+        tfx_node *n = tfx_p_node(p, TFX_NODE_INDEX, tfx_p_between(from->range, rng));
 
         n->as.index.collection = ret;
         n->as.index.key = key;
@@ -901,15 +851,17 @@ static tfx_node *parse_traversals(parser *p, tfx_node *from)
             tfx_token attr = tfx_p_peek(p);
 
             if (attr.kind == TFX_TOK_IDENT) {
+                tfx_step step = attr_step(attr, tfx_p_between(dot.range, attr.range));
+
                 tfx_p_skip(p);
-                ret = add_step(p, ret, attr_step(attr, tfx_p_between(dot.range, attr.range)));
+                ret = add_step(p, ret, &step);
             } else if (attr.kind == TFX_TOK_NUMBER_LIT) {
                 tfx_step step;
 
                 tfx_p_skip(p);
                 if (!legacy_index_chained(p, attr, attr.range, false, &step, dot.range))
                     step = legacy_index_step(p, attr, dot.range);
-                ret = add_step(p, ret, step);
+                ret = add_step(p, ret, &step);
             } else if (attr.kind == TFX_TOK_STAR) {
                 bool restart;
 
@@ -945,7 +897,7 @@ static tfx_node *parse_for(parser *p, tfx_token open);
 
 static tfx_node *literal_node(parser *p, tfx_range range, tfx_literal_kind kind)
 {
-    tfx_node *n = make_node(p, TFX_NODE_LITERAL, range);
+    tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, range);
 
     n->as.literal.kind = kind;
     return n;
@@ -982,7 +934,7 @@ static tfx_node *parse_parens(parser *p)
     close_at = tfx_p_peek_at(p);
     tfx_p_skip(p);
     tfx_p_pop_newlines(p);
-    n = make_node(p, TFX_NODE_PARENTHESES, tfx_p_between(open, tfx_p_range_at(p, close_at)));
+    n = tfx_p_node(p, TFX_NODE_PARENTHESES, tfx_p_between(open, tfx_p_range_at(p, close_at)));
     n->as.parens.expr = expr;
     return n;
 }
@@ -1000,7 +952,7 @@ static tfx_node *parse_unary(parser *p, tfx_op op)
         operand = parse_with_traversals(p);
         tfx_p_leave(p);
     }
-    n = make_node(p, TFX_NODE_UNARY_OP, tfx_p_between(tok.range, operand->range));
+    n = tfx_p_node(p, TFX_NODE_UNARY_OP, tfx_p_between(tok.range, operand->range));
     n->as.op.op = op;
     n->as.op.lhs = operand;
     n->as.op.symbol_range = tok.range;
@@ -1027,7 +979,7 @@ static tfx_node *parse_term(parser *p)
         return parse_parens(p);
     case TFX_TOK_NUMBER_LIT: {
         tfx_token tok = tfx_p_read(p);
-        tfx_node *n = make_node(p, TFX_NODE_LITERAL, tok.range);
+        tfx_node *n = tfx_p_node(p, TFX_NODE_LITERAL, tok.range);
 
         n->as.literal = number_literal(p, tok);
         return n;
@@ -1049,7 +1001,7 @@ static tfx_node *parse_term(parser *p)
             if (tfx_p_is_keyword(tok, "null"))
                 return literal_node(p, tok.range, TFX_LIT_NULL);
         }
-        n = make_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
+        n = tfx_p_node(p, TFX_NODE_SCOPE_TRAVERSAL, tok.range);
         n->as.traversal.root = (const char *)tok.bytes;
         n->as.traversal.nroot = tok.nbytes;
         n->as.traversal.root_range = tok.range;
@@ -1157,7 +1109,7 @@ static tfx_node *parse_call(parser *p, tfx_token name)
     }
     tfx_p_pop_newlines(p);
     nargs = args.n;
-    n = make_node(p, TFX_NODE_FUNCTION_CALL, tfx_p_between(name.range, close.range));
+    n = tfx_p_node(p, TFX_NODE_FUNCTION_CALL, tfx_p_between(name.range, close.range));
     n->as.call.name = (const char *)name.bytes;
     n->as.call.nname = name.nbytes;
     n->as.call.args = tfx_p_finish(p, &args, sizeof(node_ptr));
@@ -1224,7 +1176,7 @@ static tfx_node *parse_tuple(parser *p)
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = make_node(p, TFX_NODE_TUPLE_CONS, tfx_p_between(open.range, close.range));
+    n = tfx_p_node(p, TFX_NODE_TUPLE_CONS, tfx_p_between(open.range, close.range));
     n->as.tuple.items = tfx_p_finish(p, &items, sizeof(node_ptr));
     n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
     n->as.tuple.open_range = open.range;
@@ -1275,7 +1227,7 @@ static tfx_node *parse_object(parser *p)
             close = tfx_p_recover(p, TFX_TOK_CBRACE);
             break;
         }
-        item.key = make_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
+        item.key = tfx_p_node(p, TFX_NODE_OBJECT_CONS_KEY, key->range);
         item.key->as.key.wrapped = key;
         item.key->as.key.force_non_literal = force;
         next_kind = tfx_p_peek_kind(p);
@@ -1334,7 +1286,7 @@ static tfx_node *parse_object(parser *p)
     }
     tfx_p_pop_newlines(p);
     nitems = items.n;
-    n = make_node(p, TFX_NODE_OBJECT_CONS, tfx_p_between(open.range, close.range));
+    n = tfx_p_node(p, TFX_NODE_OBJECT_CONS, tfx_p_between(open.range, close.range));
     n->as.object.items = tfx_p_finish(p, &items, sizeof(tfx_object_item));
     n->as.object.nitems = n->as.object.items != NULL ? nitems : 0;
     n->as.object.open_range = open.range;
@@ -1471,7 +1423,7 @@ static tfx_node *parse_for(parser *p, tfx_token open)
                         "An object for expression needs a key expression: key => value.");
         }
     }
-    n = make_node(p, TFX_NODE_FOR, tfx_p_between(open.range, close.range));
+    n = tfx_p_node(p, TFX_NODE_FOR, tfx_p_between(open.range, close.range));
     if (has_key_var) {
         n->as.for_expr.key_var = (const char *)key_var.bytes;
         n->as.for_expr.nkey_var = key_var.nbytes;

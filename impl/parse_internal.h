@@ -83,7 +83,54 @@ static inline void *tfx_p_alloc_raw(parser *p, size_t nbytes)
     return mem;
 }
 
-tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range);
+/* Bytes a node of each kind takes: the common header and its own member
+ * of the union, no more (a literal needs 104 bytes, the largest kind 240).
+ * Nodes never change kind and nothing copies a whole node, so the rest of
+ * the union is never touched. */
+#define TFX_P_NODE_BYTES(member) (offsetof(tfx_node, as) + sizeof(((tfx_node *)NULL)->as.member))
+
+static inline size_t tfx_p_node_bytes(tfx_node_kind kind)
+{
+    switch (kind) {
+    case TFX_NODE_LITERAL: return TFX_P_NODE_BYTES(literal);
+    case TFX_NODE_TEMPLATE: return TFX_P_NODE_BYTES(template);
+    case TFX_NODE_TEMPLATE_WRAP: return TFX_P_NODE_BYTES(wrap);
+    case TFX_NODE_TEMPLATE_JOIN: return TFX_P_NODE_BYTES(join);
+    case TFX_NODE_SCOPE_TRAVERSAL:
+    case TFX_NODE_RELATIVE_TRAVERSAL: return TFX_P_NODE_BYTES(traversal);
+    case TFX_NODE_FUNCTION_CALL: return TFX_P_NODE_BYTES(call);
+    case TFX_NODE_CONDITIONAL: return TFX_P_NODE_BYTES(conditional);
+    case TFX_NODE_BINARY_OP:
+    case TFX_NODE_UNARY_OP: return TFX_P_NODE_BYTES(op);
+    case TFX_NODE_TUPLE_CONS: return TFX_P_NODE_BYTES(tuple);
+    case TFX_NODE_OBJECT_CONS: return TFX_P_NODE_BYTES(object);
+    case TFX_NODE_OBJECT_CONS_KEY: return TFX_P_NODE_BYTES(key);
+    case TFX_NODE_FOR: return TFX_P_NODE_BYTES(for_expr);
+    case TFX_NODE_INDEX: return TFX_P_NODE_BYTES(index);
+    case TFX_NODE_SPLAT: return TFX_P_NODE_BYTES(splat);
+    case TFX_NODE_ANON_SYMBOL: return offsetof(tfx_node, as);
+    case TFX_NODE_PARENTHESES: return TFX_P_NODE_BYTES(parens);
+    case TFX_NODE_COUNT: break;
+    }
+    return sizeof(tfx_node);
+}
+
+/* The scratch node, cleared: what tfx_p_node gives when the arena refuses. */
+tfx_node *tfx_p_scratch_node(parser *p);
+
+/* A node of `kind`, cleared, inline (its size is known where the kind is a
+ * constant): most of a parse's allocations are nodes. */
+static inline tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
+{
+    tfx_node *n = tfx_p_alloc(p, tfx_p_node_bytes(kind));
+
+    if (n == NULL)
+        n = tfx_p_scratch_node(p);
+    n->kind = kind;
+    n->range = range;
+    return n;
+}
+
 tfx_node *tfx_p_placeholder(parser *p, tfx_range range);
 void tfx_p_literal_value(parser *p, tfx_literal *lit);
 
