@@ -289,7 +289,7 @@ CHECK_JOBS ?= $(LINT_JOBS)
 CHECK_FUZZ_SECONDS ?= 15
 CHECK_PARALLEL := all test install-test runner-test reference-test lexdiff numdiff corpus-lint \
                   conformance-reference conformance difftest-smoke regexdiff-smoke gzipdiff-smoke \
-                  fuzz-replay asan lint-cppcheck lint-scan
+                  fuzz-replay asan lint-cppcheck lint-scan golden-test peers-smoke
 .PHONY: check-parallel
 check: | $(DEPS_OK)
 	@start=$$(date +%s); \
