@@ -275,6 +275,7 @@ lint-scan: | $(DEPS_OK)
 -include tools/gzipdiff.mk
 -include tools/peers.mk
 -include tools/mutation.mk
+-include tools/pn.mk
 
 # ---------------------------------------------------------------------------
 
