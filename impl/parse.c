@@ -89,18 +89,21 @@ tfx_node *tfx_p_placeholder(parser *p, tfx_range range)
 }
 
 /* Makes room in the scratch stack for `size` bytes at offset `at` (false,
- * oom set, if it cannot). */
+ * oom set, if it cannot).  It grows fourfold: a bare template's parts lie
+ * in it all at once, and realloc copies what it holds at each step (a
+ * third of the final size in all, where doubling copies as much as the
+ * final size). */
 bool tfx_p_grow(parser *p, size_t at, size_t size)
 {
     size_t cap = p->stack_cap == 0 ? 4096 : p->stack_cap;
     unsigned char *stack;
 
     while (at > cap || cap - at < size) {
-        if (cap > ((size_t)-1) / 2) {
+        if (cap > ((size_t)-1) / 4) {
             p->oom = true;
             return false;
         }
-        cap *= 2;
+        cap *= 4;
     }
     stack = realloc(p->stack, cap);
     if (stack == NULL) {

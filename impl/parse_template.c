@@ -402,6 +402,23 @@ static void parse_interp_part(parser *p, vec *parts, tfx_token_kind end,
     push_part(p, parts, &pt);
 }
 
+/* The directive keywords [tmpl.directive]. */
+typedef enum { KW_NONE, KW_IF, KW_ELSE, KW_ENDIF, KW_FOR, KW_ENDFOR } directive_keyword;
+
+/* Which directive keyword an identifier token is, by its length and
+ * bytes (one comparison instead of one per keyword). */
+static directive_keyword keyword_of(tfx_token kw)
+{
+    switch (kw.nbytes) {
+    case 2: return memcmp(kw.bytes, "if", 2) == 0 ? KW_IF : KW_NONE;
+    case 3: return memcmp(kw.bytes, "for", 3) == 0 ? KW_FOR : KW_NONE;
+    case 4: return memcmp(kw.bytes, "else", 4) == 0 ? KW_ELSE : KW_NONE;
+    case 5: return memcmp(kw.bytes, "endif", 5) == 0 ? KW_ENDIF : KW_NONE;
+    case 6: return memcmp(kw.bytes, "endfor", 6) == 0 ? KW_ENDFOR : KW_NONE;
+    default: return KW_NONE;
+    }
+}
+
 /* A directive after a "%{": if, else, endif, for, endfor
  * [tmpl.directive]. */
 static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_range start,
@@ -409,6 +426,7 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
 {
     part pt;
     tfx_token kw;
+    directive_keyword which;
     tfx_token close;
     tfx_node *expr = NULL;       /* IF: condition; FOR: collection */
     const char *key_var = NULL;  /* FOR */
@@ -432,16 +450,14 @@ static void parse_directive_part(parser *p, vec *parts, tfx_token open, tfx_rang
         return;
     }
     tfx_p_skip(p);
-    if (tfx_p_is_keyword(kw, "if")) {
+    which = keyword_of(kw);
+    if (which == KW_IF) {
         pt.kind = PART_IF;
         expr = tfx_p_expression(p);
-    } else if (tfx_p_is_keyword(kw, "else") || tfx_p_is_keyword(kw, "endif")
-               || tfx_p_is_keyword(kw, "endfor")) {
+    } else if (which == KW_ELSE || which == KW_ENDIF || which == KW_ENDFOR) {
         pt.kind = PART_END_CTRL;
-        pt.ctrl = kw.bytes[0] == 'l' ? CTRL_ELSE : kw.bytes[3] == 'i' ? CTRL_ENDIF : CTRL_ENDFOR;
-        if (tfx_p_is_keyword(kw, "else"))
-            pt.ctrl = CTRL_ELSE;
-    } else if (tfx_p_is_keyword(kw, "for")) {
+        pt.ctrl = which == KW_ELSE ? CTRL_ELSE : which == KW_ENDIF ? CTRL_ENDIF : CTRL_ENDFOR;
+    } else if (which == KW_FOR) {
         tfx_token name = tfx_p_peek(p);
         const char *why = NULL;
 
