@@ -681,6 +681,18 @@ static bool set_host_option(const cli_opts *o, tfx_host *host, const char *opt, 
     return true;
 }
 
+/* --format json when a variable definitions file has errors: the
+ * report of eval and check, {"ok":false,"diagnostics":[...]}, with the
+ * file's diagnostics (spec/cli-varfiles.md [varfile.errors]). */
+static void print_varfile_errors_json(void)
+{
+    const json_t *diags = cli_varfile_diagnostics();
+    char *text = diags != NULL ? json_dumps(diags, JSON_COMPACT) : NULL;
+
+    cli_printf(stdout, "{\"ok\":false,\"diagnostics\":%s}\n", text != NULL ? text : "[]");
+    free(text);
+}
+
 /* A context and host for evaluating commands (eval, console): the
  * functions, flavor, type() as `terraform console` has it, the host with
  * the system's defaults and the host options, and the variables.  The exit
@@ -738,6 +750,8 @@ static int cmd_eval(int argc, char **argv)
         return status;
     }
     status = cli_eval_setup(&o, &ctx, &host);
+    if (status == EXIT_INPUT_ERRORS && o.json)
+        print_varfile_errors_json();
     if (status == EXIT_SUCCESS)
         src = parse_input(&o);
     if (status == EXIT_SUCCESS && src == NULL)
@@ -860,6 +874,8 @@ static int cmd_check(int argc, char **argv)
         tfx_context_allow_functions(ctx, 0);
     tfx_context_set_flavor(ctx, o.opentofu ? TFX_FLAVOR_OPENTOFU : TFX_FLAVOR_TERRAFORM);
     status = cli_vars_load(&o, ctx, 1);
+    if (status == EXIT_INPUT_ERRORS && o.json)
+        print_varfile_errors_json();
     if (status != EXIT_SUCCESS) {
         tfx_context_free(ctx);
         cli_opts_free(&o);
@@ -976,7 +992,7 @@ static int cmd_version(int argc, char **argv)
     return EXIT_SUCCESS;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         cli_puts(stderr, usage_main);
@@ -1007,4 +1023,12 @@ int main(int argc, char **argv)
         return cmd_version(argc - 1, argv + 1);
     cli_msg("tfexpr: unknown command '%s'\n%s", argv[1], usage_main);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int status = run(argc, argv);
+
+    cli_varfile_free();
+    return status;
 }

@@ -114,6 +114,10 @@ size_t cli_scan_expr(const char *t, size_t n, int *open);
  * printing the errors on standard error, 0 when the file cannot be read
  * and -1 when it has errors (then vars is unchanged). */
 int cli_varfile_load(const char *cmd, const char *path, json_t *vars);
+/* The diagnostics of the files read so far as JSON objects (NULL: none);
+ * their ranges are in the file. cli_varfile_free forgets them. */
+const json_t *cli_varfile_diagnostics(void);
+void cli_varfile_free(void);
 
 /* ---- The console (impl/cli/console.c) ----
  * Reads expressions from standard input and answers each; the exit

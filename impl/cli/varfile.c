@@ -11,6 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The diagnostics of the files read, as JSON, for --format json. */
+static json_t *file_diagnostics;
+
+const json_t *cli_varfile_diagnostics(void)
+{
+    return file_diagnostics;
+}
+
+void cli_varfile_free(void)
+{
+    json_decref(file_diagnostics);
+    file_diagnostics = NULL;
+}
+
+/* Keeps a diagnostic for cli_varfile_diagnostics. */
+static void keep(const tfx_diagnostic *d)
+{
+    char *text = tfx_diagnostic_json(d);
+    json_t *j = text != NULL ? json_loads(text, 0, NULL) : NULL;
+
+    if (file_diagnostics == NULL)
+        file_diagnostics = json_array();
+    if (j != NULL && file_diagnostics != NULL)
+        json_array_append_new(file_diagnostics, j);
+    else
+        json_decref(j);
+    tfx_free(text);
+}
+
 /* A file being read: its text, and a source of the whole text that
  * diagnostics are rendered against (line and caret from the file). */
 typedef struct {
@@ -65,6 +94,7 @@ static void report(vfile *f, const char *category, const char *summary, const ch
     d.detail = detail;
     d.has_subject = 1;
     d.subject = range_of(f, start, end);
+    keep(&d);
     text = f->shown != NULL ? tfx_diagnostic_render(f->shown, &d) : NULL;
     if (text != NULL)
         cli_puts(stderr, text);
@@ -129,6 +159,8 @@ static json_t *eval_value(vfile *f, size_t start, size_t end)
             const tfx_diagnostic *d = r != NULL ? tfx_result_diagnostic(r, k)
                                                 : tfx_source_diagnostic(src, k);
             char *text = tfx_diagnostic_render(f->shown, d);
+
+            keep(d);
 
             cli_puts(stderr, text);
             tfx_free(text);

@@ -421,6 +421,15 @@ varfile_error blk.tfvars 'x = 1\nlocals {\n  a = 1\n}\n' \
     "2:1: error: Unexpected \"locals\" block"*'Blocks are not allowed here.'*
 # [varfile.hcl.syntax]
 varfile_error syn.tfvars '= 1\n' "1:1: error: Argument or block definition required"*
+# [varfile.errors] with --format json, the file's diagnostics in the report
+printf 'a = 1\na = f(x)\n' >"$vf/j.tfvars"
+for c in eval check; do
+    out=$("$tfexpr" "$c" --format json --var-file "$vf/j.tfvars" '1' 2>/dev/null); status=$?
+    case "$status $out" in
+        '1 {"ok":false,"diagnostics":[{"severity":"error","phase":"parse","category":"varfile.duplicate","summary":"Attribute redefined"'*'"subject":{"start":{"byte":6,"line":2,"column":1}'*) ok ;;
+        *) bad "$c --format json: a var-file's errors: $status $out" ;;
+    esac
+done
 # [varfile.read] [varfile.errors]
 err=$("$tfexpr" eval --var-file "$vf/none.tfvars" '1' 2>&1); status=$?
 case "$status $err" in
