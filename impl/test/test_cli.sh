@@ -479,7 +479,8 @@ printf '"a\n' >/tmp/tfx-cli-in.$$
 "$tfexpr" console </tmp/tfx-cli-in.$$ >/dev/null 2>&1; status=$?
 if [ "$status" -eq 1 ]; then ok; else bad "console: an unterminated quote exited $status"; fi
 # [varfile.var] [varfile.env] [varfile.order] var.NAME from TF_VAR_ (strings,
-# lowest), then --var and --var-file in the order given; --vars roots
+# lowest), then --var and --var-file in the order given; --vars roots;
+# [varfile.cli-var] a --var value is JSON (n=[1] a tuple, TF_VAR_n=1 a string)
 printf 'region = "file"\n' >/tmp/tfx-cli-vf.$$.tfvars
 printf '{"local": {"type": ["object", {"a": "number"}], "v": {"a": {"v": "1"}}}}' >/tmp/tfx-cli-vars.$$
 out=$(printf 'var.region\nvar.n\nvar.s\nlocal.a\nvar\n' | TF_VAR_region=env TF_VAR_n=1 TF_VAR_s=str \
