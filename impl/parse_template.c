@@ -1004,6 +1004,45 @@ static tfx_node *sequence_node(parser *p, cursor *c)
     }
 }
 
+/* [tmpl.literal] [gram.term.template] The fast path of tfx_p_template for
+ * a quoted string that is one literal token and its closing quote, the
+ * commonest template: the template node of that one literal, made without
+ * the part list.  Why it is tfx_p_template's result: parse_parts would
+ * read the literal (decoding it the same way, with the same errors) and
+ * then the quote, and no strip marker or directive can be among them, so
+ * pass 3 makes the literal's string node the template's only part (not
+ * unwrapped: it is no interpolation), ranging from the literal to the
+ * quote.  Returns NULL, having read nothing, for any other template. */
+static tfx_node *single_literal(parser *p, tfx_token_kind end)
+{
+    tfx_token lit;
+    tfx_token close;
+    const char *text;
+    size_t ntext;
+    bool ascii;
+    tfx_node *n;
+    tfx_node **parts;
+
+    if (p->general || end != TFX_TOK_CQUOTE || tfx_p_peek_kind(p) != TFX_TOK_QUOTED_LIT
+        || p->cache_after >= p->toks.n || p->toks.items[p->cache_after].kind != TFX_TOK_CQUOTE)
+        return NULL;
+    lit = tfx_p_read(p);
+    decode_literal(p, lit, true, &text, &ntext, &ascii);
+    close = tfx_p_read(p);
+    parts = tfx_p_alloc_raw(p, sizeof(node_ptr));
+    if (parts == NULL)
+        return tfx_p_placeholder(p, tfx_p_between(lit.range, close.range));
+    parts[0] = literal_part_node(p, text, ntext, lit.range);
+    if (ascii)
+        ascii_literal_value(p, &parts[0]->as.literal);
+    else
+        tfx_p_literal_value(p, &parts[0]->as.literal);
+    n = tfx_p_node(p, TFX_NODE_TEMPLATE, tfx_p_between(lit.range, close.range));
+    n->as.template.parts = parts;
+    n->as.template.nparts = 1;
+    return n;
+}
+
 tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
 {
     vec parts = {0};
@@ -1014,6 +1053,9 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     tfx_node *n;
     bool passthru;
 
+    n = single_literal(p, end);
+    if (n != NULL)
+        return n;
     parse_parts(p, &parts, end, &end_range, &whole);
     if (p->oom || parts.n == 0) {
         tfx_p_drop(p, &parts);

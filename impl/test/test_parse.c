@@ -357,8 +357,10 @@ static size_t random_template(unsigned long *seed, char *out, size_t cap)
 }
 
 /* [tmpl.literal] Literal text decoded at once where it holds nothing to
- * decode (plain_literal) gives what slice-by-slice decoding gives, and
- * [tmpl.strip] [tmpl.heredoc.flush] white space counted by space_prefix's
+ * decode (plain_literal) gives what slice-by-slice decoding gives, a
+ * quoted string of one literal (single_literal) the template the part
+ * list gives, and [tmpl.strip] [tmpl.heredoc.flush] white space counted by
+ * space_prefix's
  * ASCII fast path is what tfx_text_space_prefix counts: random template
  * texts as bare templates, quoted strings and heredocs (flush and not),
  * compared with tfx_parse_general. */
