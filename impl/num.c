@@ -24,6 +24,9 @@
 
 struct tfx_num {
     mpfr_t v;
+    uint32_t prec;    /* the number's precision [num.prec]: v's own, or for a
+                         whole number held in one word (num_new_word) the
+                         precision it stands for */
     bool initial_inf; /* cty's shared PositiveInfinity / NegativeInfinity
                          value [fn.min.initial] */
 };
@@ -75,7 +78,7 @@ static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
     size_t mant_bytes = mpfr_custom_get_size(prec);
     tfx_num *n;
 
-    if (mant_bytes > SIZE_MAX - sizeof *n)
+    if (mant_bytes > SIZE_MAX - sizeof *n || (uintmax_t)prec > UINT32_MAX)
         return NULL;
     /* sizeof *n is a multiple of its alignment, which a limb's is */
     n = tfx_arena_alloc(a, sizeof *n + mant_bytes);
@@ -83,8 +86,39 @@ static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
         return NULL;
     mpfr_custom_init(n + 1, prec);
     mpfr_custom_init_set(n->v, MPFR_ZERO_KIND, 0, prec, n + 1);
+    n->prec = (uint32_t)prec;
     n->initial_inf = false;
     return n;
+}
+
+/* [num.prec] [num.value] The whole number v (|v| < 2^63) as a number of
+ * precision prec (>= 64) held in a mantissa of one word, or NULL if the
+ * arena is exhausted: 48 bytes instead of 112 at 512 bits.  It is the
+ * same number: v is exact in 64 bits and so at prec, and the precision
+ * the number reports (prec_of, tfx_num_prec) is prec.  Every reading of
+ * the mantissa gives v: MPFR's operations round the exact values of
+ * their operands, whatever the operands' own precisions; word_integer
+ * reads the limbs there are; and the shortest digits of a whole number
+ * below 2^64 are its own digits at any precision of 64 bits or more (the
+ * neighbours of x are at most 1 away, and a text as short as x's that is
+ * not x is a whole number at least 1 away: format_small_integer's
+ * argument), so text, equality and hashing agree.  test_num compares
+ * operations on such numbers with the same on full-width ones. */
+static tfx_num *num_new_word(tfx_arena *a, mpfr_prec_t prec, int64_t v)
+{
+    tfx_num *n = num_new(a, TFX_NUM_PREC_INT);
+
+    if (n == NULL)
+        return NULL;
+    mpfr_set_sj(n->v, (intmax_t)v, MPFR_RNDN); /* exact: 64 bits */
+    n->prec = (uint32_t)prec;
+    return n;
+}
+
+/* x's precision [num.prec] (not its mantissa's, for num_new_word's). */
+static mpfr_prec_t prec_of(const tfx_num *x)
+{
+    return (mpfr_prec_t)x->prec;
 }
 
 static mpfr_prec_t max_prec(mpfr_prec_t p, mpfr_prec_t q)
@@ -452,13 +486,48 @@ static bool parse_short_decimal(mpfr_ptr r, const char *text, size_t n)
     return true;
 }
 
+/* [num.parse] [num.literal] Whether text[0..n) is a sign (optional) and
+ * 1 to 18 decimal digits, not a negative zero; *v is then its value.
+ * parse_short_decimal reads such a text as that whole number, exactly
+ * (and a negative zero as -0, which a machine integer cannot hold). */
+static bool parse_word_integer(const char *text, size_t n, int64_t *v)
+{
+    size_t i = 0;
+    bool neg = false;
+    int64_t m = 0;
+
+    if (i < n && (text[i] == '+' || text[i] == '-'))
+        neg = text[i++] == '-';
+    if (i == n || n - i > 18)
+        return false;
+    for (; i < n; i++) {
+        if (!is_digit(text[i]))
+            return false;
+        m = m * 10 + (text[i] - '0');
+    }
+    if (neg && m == 0)
+        return false;
+    *v = neg ? -m : m;
+    return true;
+}
+
 tfx_num_err tfx_num_parse_n(tfx_arena *a, const char *text, size_t nbytes,
                             const tfx_num **out)
 {
-    tfx_num *n = num_new(a, TFX_NUM_PREC_TEXT);
+    tfx_num *n;
     saved_range s;
     bool ok;
+    int64_t v;
 
+    if (parse_word_integer(text, nbytes, &v)) {
+        /* the same number in one word of mantissa (num_new_word) */
+        n = num_new_word(a, TFX_NUM_PREC_TEXT, v);
+        if (n == NULL)
+            return TFX_NUM_ERR_NOMEM;
+        *out = n;
+        return TFX_NUM_OK;
+    }
+    n = num_new(a, TFX_NUM_PREC_TEXT);
     if (n == NULL)
         return TFX_NUM_ERR_NOMEM;
     s = go_range();
@@ -997,7 +1066,7 @@ size_t tfx_num_format_max_bytes(const tfx_num *x)
     if (!mpfr_regular_p(x->v))
         return 4; /* "-Inf", "+Inf", "-0", "0" */
     e = (int64_t)mpfr_get_exp(x->v);
-    p = (int64_t)mpfr_get_prec(x->v);
+    p = (int64_t)prec_of(x);
     /* sign, integer digits (one more for a carry), point, fraction */
     n = 1 + (e > 0 ? e / 3 + 2 : 1) + 1 + (p > e ? p - e : 0);
     return (uint64_t)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
@@ -1063,7 +1132,7 @@ static bool small_integer(const tfx_num *x, int64_t *v)
     mpfr_exp_t e;
 
     if (word_integer(x, v))
-        return mpfr_zero_p(x->v) || mpfr_get_exp(x->v) <= (mpfr_exp_t)mpfr_get_prec(x->v);
+        return mpfr_zero_p(x->v) || mpfr_get_exp(x->v) <= (mpfr_exp_t)prec_of(x);
     if (mpfr_zero_p(x->v)) {
         *v = 0;
         return true;
@@ -1071,7 +1140,7 @@ static bool small_integer(const tfx_num *x, int64_t *v)
     if (!mpfr_number_p(x->v) || !mpfr_integer_p(x->v))
         return false;
     e = mpfr_get_exp(x->v);                        /* |x| < 2^e */
-    if (e > 63 || e > (mpfr_exp_t)mpfr_get_prec(x->v))
+    if (e > 63 || e > (mpfr_exp_t)prec_of(x))
         return false;
     *v = (int64_t)mpfr_get_sj(x->v, MPFR_RNDN);     /* exact */
     return true;
@@ -1494,10 +1563,7 @@ char *tfx_num_round_digits(tfx_arena *a, const tfx_num *x, int ndigits, long *ex
  * Arithmetic [num.arith]
  */
 
-static mpfr_prec_t prec_of(const tfx_num *x)
-{
-    return mpfr_get_prec(x->v);
-}
+
 
 tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out)
@@ -1620,12 +1686,17 @@ static bool mod_whole(tfx_arena *a, const tfx_num *x, const tfx_num *y, const tf
     if (x->initial_inf || y->initial_inf || prec_of(x) < 53 || !word_integer(x, &xv)
         || !word_integer(y, &yv) || xv == 0 || yv == 0 || xv >= limit || xv <= -limit)
         return false;
-    r = num_new(a, prec_of(x));
+    if (prec_of(x) >= TFX_NUM_PREC_INT) {
+        r = num_new_word(a, prec_of(x), xv % yv); /* 0 gives +0 */
+    } else {
+        r = num_new(a, prec_of(x));
+        if (r != NULL)
+            mpfr_set_sj(r->v, (intmax_t)(xv % yv), MPFR_RNDN); /* exact: below 2^53; 0 gives +0 */
+    }
     if (r == NULL) {
         *err = TFX_NUM_ERR_NOMEM;
         return true;
     }
-    mpfr_set_sj(r->v, (intmax_t)(xv % yv), MPFR_RNDN); /* exact: below 2^53; 0 gives +0 */
     *out = r;
     *err = TFX_NUM_OK;
     return true;
@@ -1793,7 +1864,7 @@ bool tfx_num_signbit(const tfx_num *x)
 
 unsigned long tfx_num_prec(const tfx_num *x)
 {
-    return (unsigned long)mpfr_get_prec(x->v);
+    return (unsigned long)prec_of(x);
 }
 
 /* ------------------------------------------------------------------------

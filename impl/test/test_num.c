@@ -594,6 +594,109 @@ static void test_whole_fast_paths(void)
     CHECK(same == total);
 }
 
+/* A text of a number's every reading: its precision, its text, its
+ * shortest digits in exponent and 'g' form, its 'f' form to 3 places, its
+ * 10 rounded digits (the set hash), and whether it is an integer. */
+static const char *readings(const tfx_num *x)
+{
+    static char out[4][512];
+    static int turn;
+    char *o = out[turn++ % 4];
+    const char *e = "?";
+    const char *g = "?";
+    const char *f = "?";
+    size_t n = 0;
+    long exp10 = 0;
+    const char *r = tfx_num_is_inf(x) ? "inf" : tfx_num_round_digits(A, x, 10, &exp10);
+    int64_t v = 0;
+    bool whole = tfx_num_to_int64(x, &v);
+
+    (void)tfx_num_format_go(A, x, 'e', -1, 4096, &e, &n);
+    (void)tfx_num_format_go(A, x, 'g', -1, 4096, &g, &n);
+    (void)tfx_num_format_go(A, x, 'f', 3, 4096, &f, &n);
+    snprintf(o, sizeof out[0], "%lu %s %s %s %s %s.%ld %d %d %lld", tfx_num_prec(x),
+             tfx_num_format_general(A, x, NULL), e, g, f, r != NULL ? r : "?", exp10,
+             tfx_num_is_integer(x), whole, (long long)v);
+    return o;
+}
+
+/* The readings of x op y, or "error" when the operation fails. */
+static const char *op_readings(char o, const tfx_num *x, const tfx_num *y)
+{
+    const tfx_num *r = op(o, x, y);
+
+    return r != NULL ? readings(r) : "error";
+}
+
+/* A random whole-number text of 1 to 18 digits, a sign now and then. */
+static size_t random_word_text(char *buf)
+{
+    size_t digits = 1 + (size_t)(rng() % 18);
+    size_t n = 0;
+
+    if (rng() % 3 == 0)
+        buf[n++] = '-';
+    for (size_t d = 0; d < digits; d++)
+        buf[n++] = "0123456789"[d == 0 && digits > 1 ? 1 + rng() % 9 : rng() % 10];
+    buf[n] = '\0';
+    return n;
+}
+
+/* [num.prec] [num.value] Whole numbers read from text are held in one word
+ * of mantissa (num_new_word) by tfx_num_parse_n, in 512 bits by
+ * tfx_num_parse_general: every reading of the two, their comparisons, and
+ * every operation with another number (either kind) or a 53-bit one give
+ * the same. */
+static void test_word_numbers(void)
+{
+    int bad = 0;
+
+    for (int i = 0; i < 4000; i++) {
+        char buf[2][40];
+        const tfx_num *word[2];
+        const tfx_num *full[2];
+        const tfx_num *other = tfx_num_from_double(A, (double)(rng() % 2001) / 8.0 - 125.0);
+        bool eq_w = false;
+        bool eq_f = false;
+
+        for (int k = 0; k < 2; k++) {
+            size_t n = random_word_text(buf[k]);
+
+            if (tfx_num_parse_n(A, buf[k], n, &word[k]) != TFX_NUM_OK
+                || tfx_num_parse_general(A, buf[k], n, &full[k]) != TFX_NUM_OK) {
+                CHECK(false);
+                return;
+            }
+        }
+        if (strcmp(readings(word[0]), readings(full[0])) != 0) {
+            fprintf(stderr, "word number %s: %s\n", buf[0], readings(word[0]));
+            bad++;
+        }
+        if (tfx_num_equal(word[0], full[1], &eq_w) != TFX_NUM_OK
+            || tfx_num_equal(full[0], full[1], &eq_f) != TFX_NUM_OK || eq_w != eq_f
+            || tfx_num_cmp(word[0], word[1]) != tfx_num_cmp(full[0], full[1])) {
+            fprintf(stderr, "word numbers %s, %s compare differently\n", buf[0], buf[1]);
+            bad++;
+        }
+        for (const char *o = "+-*/%"; *o != '\0'; o++) {
+            char w[512];
+
+            snprintf(w, sizeof w, "%s", op_readings(*o, word[0], word[1]));
+            if (strcmp(w, op_readings(*o, full[0], full[1])) != 0) {
+                fprintf(stderr, "word numbers %s %c %s: %s\n", buf[0], *o, buf[1], w);
+                bad++;
+            }
+            snprintf(w, sizeof w, "%s", op_readings(*o, word[0], other));
+            if (strcmp(w, op_readings(*o, full[0], other)) != 0
+                || strcmp(op_readings(*o, other, word[0]), op_readings(*o, other, full[0])) != 0) {
+                fprintf(stderr, "word number %s %c a float64: %s\n", buf[0], *o, w);
+                bad++;
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     A = tfx_arena_new(0);
@@ -608,6 +711,7 @@ int main(void)
     test_whole_fast_paths();
     test_compare();
     test_queries();
+    test_word_numbers();
     tfx_arena_free(A);
     return check_report("test_num");
 }
