@@ -1503,6 +1503,18 @@ static bool error_in_itself(tfx_token_kind k)
     }
 }
 
+/* The index of the first token from `from` on that error_in_itself
+ * accepts, or n. */
+static size_t next_error_token(const tfx_lexeme *items, size_t n, size_t from)
+{
+    size_t i;
+
+    for (i = from; i < n; i++)
+        if (error_in_itself((tfx_token_kind)items[i].kind))
+            break;
+    return i;
+}
+
 void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
 {
     int bitwise = 0;
@@ -1510,17 +1522,21 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
     int apostrophes = 0;
     int semicolons = 0;
     int bad_utf8 = 0;
-    size_t i;
+    size_t i = 0;
 
-    for (i = 0; i < tokens->n; i++) {
+    for (;;) {
         tfx_token tok;
         const tfx_token *t = &tok;
         const tfx_range *r = &t->range;
 
-        /* Most tokens are none of these: spell out only those that are. */
-        if (!error_in_itself((tfx_token_kind)tokens->items[i].kind))
-            continue;
-        tok = tfx_token_at(tokens, i);
+        /* Most tokens are none of these: skip to the next that is, in a
+         * loop of its own (the array and its length in locals, which the
+         * reports below could otherwise be taken to change), and spell out
+         * only those. */
+        i = next_error_token(tokens->items, tokens->n, i);
+        if (i >= tokens->n)
+            break;
+        tok = tfx_token_at(tokens, i++);
         switch (t->kind) {
         case TFX_TOK_BITWISE_AND:
         case TFX_TOK_BITWISE_OR:
