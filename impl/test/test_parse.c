@@ -296,6 +296,21 @@ static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool g
     return out;
 }
 
+/* Parses text by tfx_parse and by tfx_parse_general and compares the
+ * outcomes; a difference is counted in *differ, the first three shown. */
+static void compare_paths(const char *what, const char *text, size_t n, tfx_lex_mode mode,
+                          int *differ)
+{
+    char *fast = parse_outcome(text, n, mode, false);
+    char *general = parse_outcome(text, n, mode, true);
+
+    CHECK(fast != NULL && general != NULL);
+    if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && (*differ)++ < 3)
+        fprintf(stderr, "%s fast path differs on: %s\nfast:\n%sgeneral:\n%s", what, text, fast, general);
+    free(fast);
+    free(general);
+}
+
 /* [gram.binary] [gram.prec] tfx_p_binary's single loop (precedence
  * climbing) gives the tree, ranges and diagnostics of the grammar's rule
  * as written (tfx_parse_general), on random operator chains with errors in
@@ -309,18 +324,10 @@ static void test_binary_fast_path(void)
 
     for (i = 0; i < 60000; i++) {
         size_t n;
-        char *fast;
-        char *general;
 
         seed = seed * 6364136223846793005UL + 1442695040888963407UL;
         n = random_chain(&seed, text, sizeof(text));
-        fast = parse_outcome(text, n, TFX_LEX_EXPRESSION, false);
-        general = parse_outcome(text, n, TFX_LEX_EXPRESSION, true);
-        CHECK(fast != NULL && general != NULL);
-        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
-            fprintf(stderr, "binary fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
-        free(fast);
-        free(general);
+        compare_paths("binary", text, n, TFX_LEX_EXPRESSION, &differ);
     }
     CHECK(differ == 0);
 }
@@ -375,8 +382,6 @@ static void test_literal_fast_path(void)
     for (i = 0; i < 40000; i++) {
         size_t n = random_template(&seed, body, sizeof(body));
         tfx_lex_mode mode = TFX_LEX_EXPRESSION;
-        char *fast;
-        char *general;
 
         switch (i % 4) {
         case 0:
@@ -393,13 +398,7 @@ static void test_literal_fast_path(void)
             n = (size_t)snprintf(text, sizeof(text), "<<-EOT\n  %s\n    %s\n  EOT\n", body, body);
             break;
         }
-        fast = parse_outcome(text, n, mode, false);
-        general = parse_outcome(text, n, mode, true);
-        CHECK(fast != NULL && general != NULL);
-        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
-            fprintf(stderr, "literal fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
-        free(fast);
-        free(general);
+        compare_paths("literal", text, n, mode, &differ);
     }
     CHECK(differ == 0);
 }
@@ -425,8 +424,6 @@ static void test_space_fast_path(void)
     for (i = 0; i < 20000; i++) {
         size_t n = 0;
         int line;
-        char *fast;
-        char *general;
 
         n += (size_t)snprintf(text + n, sizeof(text) - n, "<<-EOT\n");
         for (line = 0; line < 3; line++) {
@@ -445,13 +442,7 @@ static void test_space_fast_path(void)
                                   tails[(size_t)(seed >> 33) % (sizeof(tails) / sizeof(tails[0]))]);
         }
         n += (size_t)snprintf(text + n, sizeof(text) - n, "EOT\n");
-        fast = parse_outcome(text, n, TFX_LEX_EXPRESSION, false);
-        general = parse_outcome(text, n, TFX_LEX_EXPRESSION, true);
-        CHECK(fast != NULL && general != NULL);
-        if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && differ++ < 3)
-            fprintf(stderr, "space fast path differs on: %s\nfast:\n%sgeneral:\n%s", text, fast, general);
-        free(fast);
-        free(general);
+        compare_paths("space", text, n, TFX_LEX_EXPRESSION, &differ);
     }
     CHECK(differ == 0);
 }
