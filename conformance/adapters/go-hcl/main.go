@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MPL-2.0
 // Command go-hcl-adapter is the reference adapter of the tfexpr conformance
 // suite. It speaks the suite's JSON-lines protocol (conformance/README.md) on
-// stdin/stdout and answers every case with what upstream HCL 2.14.1 and
-// cty 1.12.1 (Debian's packages) do with it: profile P14.
+// stdin/stdout and answers every case with what upstream HCL and cty do with
+// it: HCL 2.14.1 and cty 1.12.1 (Debian's packages, profile P14) by default,
+// or with the "pn" build tag the versions current Terraform pins (profile
+// PN); profile_p14.go and profile_pn.go hold what differs.
 package main
 
 import (
@@ -20,20 +22,17 @@ import (
 const (
 	protocolVersion = 1
 	implName        = "go-hcl"
-	implVersion     = "hcl 2.14.1 / cty 1.12.1"
 	implLanguage    = "go"
-	profileID       = "P14"
 )
 
 const usageText = `usage: go-hcl-adapter [--base-dir DIR] [--now TIME] | --help | --version
 
-The reference adapter of the tfexpr conformance suite: upstream HCL 2.14.1
-and cty 1.12.1 (profile P14) behind the suite's JSON-lines protocol.
+The reference adapter of the tfexpr conformance suite: ` + libraryLine + ` (profile ` + profileID + `) behind the suite's JSON-lines protocol.
 
 It reads one JSON request per line on stdin and writes one JSON answer per
 request on stdout (see conformance/README.md):
 
-  {"cmd":"hello","protocol":1,"profile":"P14"}  -> implementation, capabilities
+  {"cmd":"hello","protocol":1,"profile":"` + profileID + `"}  -> implementation, capabilities
   {"cmd":"run","seq":N,"case":{...}}           -> value, diagnostics,
                                                   unsupported or errored
   {"cmd":"stop"}                                -> exit 0 (so does end of input)
@@ -50,7 +49,7 @@ Options:
   --version       print the implementation name and version and exit
 
 Typically run by the conformance runner:
-  bin/tfexpr-conformance --adapter bin/go-hcl-adapter --profile P14
+  bin/tfexpr-conformance --adapter bin/go-hcl-adapter --profile ` + profileID + `
 `
 
 func main() {

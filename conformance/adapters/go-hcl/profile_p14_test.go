@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MPL-2.0
+
+//go:build !pn
+
+// What the tests expect where the profiles differ: P14 (see
+// profile_pn_test.go).
+package main
+
+// nestedSplatAnswer is the session test's answer to
+// tolist(["a", null])[*][*]; empty: HCL 2.14.1 panics, and the adapter
+// answers errored.
+const nestedSplatAnswer = ""
+
+// consoleTypeAnswers replaces TestConsoleType's answers by input; none
+// for P14.
+var consoleTypeAnswers = map[string]string{}
