@@ -118,14 +118,18 @@ static inline size_t tfx_p_node_bytes(tfx_node_kind kind)
 /* The scratch node, cleared: what tfx_p_node gives when the arena refuses. */
 tfx_node *tfx_p_scratch_node(parser *p);
 
-/* A node of `kind`, cleared, inline (its size is known where the kind is a
- * constant): most of a parse's allocations are nodes. */
+/* A node of `kind`, its member of the union cleared, inline (its size is
+ * known where the kind is a constant): most of a parse's allocations are
+ * nodes.  The header is written whole here, so only the union is cleared. */
 static inline tfx_node *tfx_p_node(parser *p, tfx_node_kind kind, tfx_range range)
 {
-    tfx_node *n = tfx_p_alloc(p, tfx_p_node_bytes(kind));
+    size_t size = tfx_p_node_bytes(kind);
+    tfx_node *n = tfx_p_alloc_raw(p, size);
 
     if (n == NULL)
         n = tfx_p_scratch_node(p);
+    else
+        memset(&n->as, 0, size - offsetof(tfx_node, as));
     n->kind = kind;
     n->range = range;
     return n;
