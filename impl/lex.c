@@ -1416,11 +1416,12 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
     lx.n = nbytes - lx.base;
     lx.line = 1;
     lx.colbase = (size_t)1 - lx.base;
-    /* Room for a token per 8 bytes to begin with (real sources have one
-     * per 2 to 6), so that a large source is not copied at every
-     * doubling of the array: 2.5 bytes per byte of source, at most 20 MB
-     * before the source shows it needs more. */
-    lx.tokens.cap = lx.n / 8 < ((size_t)1 << 20) ? lx.n / 8 + 16 : (size_t)1 << 20;
+    /* Room for a token per 4 bytes to begin with (real sources have one
+     * per 2 to 6), so that a large source is copied once at most in
+     * most sources as the array doubles: 5 bytes per byte of source, at
+     * most 20 MB before the source shows it needs more.  The room left
+     * over is given back when the tokens are all there. */
+    lx.tokens.cap = lx.n / 4 < ((size_t)1 << 20) ? lx.n / 4 + 16 : (size_t)1 << 20;
     lx.tokens.items = malloc(lx.tokens.cap * sizeof(*lx.tokens.items));
     if (lx.tokens.items == NULL) {
         lx.tokens.cap = 0;
@@ -1459,6 +1460,15 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
         p += m.len;
     }
     emit_plain(&lx, TFX_TOK_EOF, lx.n, lx.n);
+    if (!lx.failed && lx.tokens.cap - lx.tokens.n > lx.tokens.n / 8) {
+        /* the room left over, given back (realloc shrinks in place) */
+        tfx_lexeme *items = realloc(lx.tokens.items, lx.tokens.n * sizeof(*lx.tokens.items));
+
+        if (items != NULL) {
+            lx.tokens.items = items;
+            lx.tokens.cap = lx.tokens.n;
+        }
+    }
 
     /* The token array stays in malloc'd memory; the arena frees it. */
     ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);
