@@ -227,12 +227,18 @@ static const tfx_value *literal_value(tfx_ctx *ctx, const tfx_literal *lit)
     return dynamic_unknown();
 }
 
-/* A direct-mapped table of literal values, by the literal's address. */
+/* Direct-mapped tables of literal values, by the literal's address, and
+ * of the functions calls found, by the call's node and the scope whose
+ * function table found it. */
 #define LITERAL_SLOTS 64
+#define CALL_SLOTS 32
 
-struct tfx_ev_literals {
+struct tfx_ev_cache {
     const tfx_literal *lit[LITERAL_SLOTS];
     const tfx_value *value[LITERAL_SLOTS];
+    const tfx_node *call[CALL_SLOTS];
+    const tfx_env *call_scope[CALL_SLOTS];
+    const tfx_function *call_fn[CALL_SLOTS];
 };
 
 /* [eval.literal] The fast path of literal_value for number and string
@@ -255,13 +261,13 @@ static const tfx_value *cached_literal_value(tfx_ev *ev, const tfx_literal *lit)
     if ((lit->kind != TFX_LIT_NUMBER || lit->value.num == NULL)
         && (lit->kind != TFX_LIT_STRING || lit->value.nfc.s == NULL))
         return literal_value(ev->ctx, lit);
-    if (ev->literals == NULL)
-        ev->literals = tfx_ctx_alloc(ev->ctx, sizeof *ev->literals);
-    if (ev->literals->lit[slot] == lit)
-        return ev->literals->value[slot];
+    if (ev->cache == NULL)
+        ev->cache = tfx_ctx_alloc(ev->ctx, sizeof *ev->cache);
+    if (ev->cache->lit[slot] == lit)
+        return ev->cache->value[slot];
     v = literal_value(ev->ctx, lit);
-    ev->literals->lit[slot] = lit;
-    ev->literals->value[slot] = v;
+    ev->cache->lit[slot] = lit;
+    ev->cache->value[slot] = v;
     return v;
 }
 
@@ -844,7 +850,9 @@ static const tfx_value *operand(tfx_ev *ev, const tfx_node *whole, const tfx_nod
  * generic machinery (tfx_ev_func_call): fn has a static result type and
  * takes that many arguments, and every argument is for an ordinary value
  * parameter and is known, not null, unmarked and a string, number or bool
- * of exactly its parameter's type or for a parameter of any type. */
+ * of exactly its parameter's type (of its kind: primitive types are equal
+ * when their kinds are, whichever type object a value points to, such as
+ * a decoder's) or for a parameter of any type. */
 static bool direct_call_ok(const tfx_function *fn, const tfx_value *const *args, size_t nargs)
 {
     size_t i;
@@ -858,7 +866,7 @@ static bool direct_call_ok(const tfx_function *fn, const tfx_value *const *args,
 
         if (p->kind != TFX_PARAM_VALUE || !tfx_value_is_known(v) || tfx_value_is_marked(v)
             || (k != TFX_TYPE_STRING && k != TFX_TYPE_NUMBER && k != TFX_TYPE_BOOL)
-            || (v->type != p->type && p->type->kind != TFX_TYPE_DYNAMIC))
+            || (k != p->type->kind && p->type->kind != TFX_TYPE_DYNAMIC))
             return false;
     }
     return true;
@@ -1450,6 +1458,39 @@ typedef struct {
 
 /* [call.lookup] [call.none] The function named by the call, searching the
  * scopes innermost first; NULL after the error. */
+/* [call.lookup] The fast path of lookup_function: the function the
+ * call's name found in the innermost scope that has a function table,
+ * remembered for the call's node and that scope, or NULL (then the
+ * general path decides).  The general path asks the scopes' tables
+ * innermost first and takes the first function found; a table answers
+ * by name alone, the same each time (the built-in tables, and hosts',
+ * are fixed lists), so a call evaluated again (a `for` body) in the same
+ * innermost table gets the same function.  test_eval compares calls in
+ * a `for` body evaluated many times with the same calls evaluated once
+ * each. */
+static const tfx_function *cached_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    size_t slot = ((uintptr_t)n / sizeof(void *)) % CALL_SLOTS;
+    const tfx_env *scope = env;
+    const tfx_function *fn;
+
+    while (scope != NULL && !scope->has_functions)
+        scope = scope->parent;
+    if (scope == NULL || scope->function == NULL)
+        return NULL;
+    if (ev->cache == NULL)
+        ev->cache = tfx_ctx_alloc(ev->ctx, sizeof *ev->cache);
+    if (ev->cache->call[slot] == n && ev->cache->call_scope[slot] == scope)
+        return ev->cache->call_fn[slot];
+    fn = scope->function(n->as.call.name, n->as.call.nname);
+    if (fn != NULL) {
+        ev->cache->call[slot] = n;
+        ev->cache->call_scope[slot] = scope;
+        ev->cache->call_fn[slot] = fn;
+    }
+    return fn;
+}
+
 static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     const char *name = n->as.call.name;
@@ -1457,7 +1498,10 @@ static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const 
     const tfx_env *scope;
     bool any_table = false;
     suggestion sg;
+    const tfx_function *found = cached_function(ev, n, env);
 
+    if (found != NULL)
+        return found;
     for (scope = env; scope != NULL; scope = scope->parent) {
         const tfx_function *fn;
 

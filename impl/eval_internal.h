@@ -25,15 +25,16 @@ struct tfx_ev_binding {
     const tfx_value *value;
 };
 
-/* The values of literals made so far in one evaluation (eval.c). */
-typedef struct tfx_ev_literals tfx_ev_literals;
+/* The values of literals made so far in one evaluation and the functions
+ * its calls found (eval.c). */
+typedef struct tfx_ev_cache tfx_ev_cache;
 
 typedef struct {
     tfx_ctx *ctx;
     tfx_diags *diags;              /* where diagnostics go now */
     const tfx_ev_binding *bindings;
     const char *filename;          /* the source's, for ranges written in messages */
-    tfx_ev_literals *literals;     /* NULL until the first literal (made by eval.c) */
+    tfx_ev_cache *cache;           /* NULL until first needed (made by eval.c) */
 } tfx_ev;
 
 /* The value of node n in env (NULL: no scope at all), its diagnostics

@@ -387,8 +387,8 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
 {
     size_t n1 = count > 0 ? count : 1;
     size_t *group = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
-    size_t *first = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
-    const tfx_value **laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
+    const tfx_value **laid;
+    size_t *first;
     size_t *start;
     size_t *fill;
     size_t *order;
@@ -403,14 +403,16 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     for (size_t i = 0; i < count; i++) {
         size_t at = key_set_find(ctx, &seen, i);
 
-        if (at == i) {
-            first[ngroups] = i;
-            group[i] = ngroups++;
-        } else {
-            group[i] = group[at];
-        }
+        group[i] = at == i ? ngroups++ : group[at];
     }
+    /* first[g]: the first index of group g (groups are numbered in order
+     * of first appearance) */
+    first = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
+    for (size_t i = 0, g = 0; i < count && g < ngroups; i++)
+        if (group[i] == g)
+            first[g++] = i;
     /* start[g]: where group g's values begin in laid */
+    laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
     start = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
     fill = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
     for (size_t i = 0; i < count; i++)
@@ -433,6 +435,171 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     return tfx_value_object(ctx, sorted, gvals, ngroups);
 }
 
+/* [for.key] (semantics F8, F9, Z5) One element's key: null, unknown and
+ * non-string keys stop the element (only the first error is reported,
+ * while the result is still known); else *name is the key's string and
+ * *key_marks its marks, in ev's ctx. */
+static bool element_key(tfx_ev *ev, const tfx_node *n, const tfx_env *scope, bool *known,
+                        tfx_str *name, const tfx_marks **key_marks)
+{
+    const tfx_node *keyx = n->as.for_expr.key;
+    const tfx_value *key = tfx_ev_node(ev, keyx, scope);
+    const char *why = NULL;
+
+    if (tfx_value_is_null(key)) {
+        if (*known)
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range, &n->range,
+                         "Key expression in 'for' expression must not produce a null value.");
+        *known = false;
+        return false;
+    }
+    if (tfx_value_is_unknown(key)) {
+        *known = false;
+        return false;
+    }
+    key = tfx_ev_convert(ev, key, &tfx_type_str, &why);
+    if (key == NULL) {
+        if (*known)
+            tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range, &n->range,
+                         "The key expression produced an invalid result: %s.",
+                         why != NULL ? why : "string required");
+        *known = false;
+        return false;
+    }
+    key = tfx_value_unmark(ev->ctx, key, key_marks);
+    *name = key->as.string;
+    return true;
+}
+
+/* The keys of an object `for` are worked out in a scratch ctx: an arena
+ * of their own (freed with the main one, by a finalizer, and started
+ * afresh once it holds KEY_SCRATCH_BYTES) and the main ctx's limits and
+ * counters.  Of a key, only its string and its marks are kept, copied
+ * into the main arena; what the key expression made on the way (a
+ * tostring(i % 100)'s number and strings) goes with the scratch arena
+ * instead of staying until the end of the evaluation. */
+#define KEY_SCRATCH_BYTES ((size_t)1 << 20)
+
+/* Collections of fewer elements work their keys out in the main ctx: the
+ * scratch arena's first chunk would cost more than it saves. */
+#define KEY_SCRATCH_MIN 1024
+
+typedef struct {
+    tfx_arena *arena;
+} key_scratch_box;
+
+typedef struct {
+    tfx_ev *ev;
+    tfx_ctx scratch;             /* the main ctx with the scratch arena */
+    key_scratch_box *box;
+    tfx_ev_cache *cache;         /* the evaluation cache of the scratch arena */
+} key_scratch;
+
+typedef struct {
+    tfx_ev *ev;
+    const tfx_node *n;
+    const tfx_env *scope;
+    bool *known;
+    tfx_str *name;
+    const tfx_marks **key_marks;
+    bool ok;
+} key_job;
+
+static void key_scratch_free(void *p)
+{
+    key_scratch_box *box = p;
+
+    tfx_arena_free(box->arena);
+    box->arena = NULL;
+}
+
+static void key_scratch_init(key_scratch *ks, tfx_ev *ev)
+{
+    ks->ev = ev;
+    ks->cache = NULL;
+    ks->box = tfx_ctx_alloc(ev->ctx, sizeof(*ks->box));
+    ks->box->arena = NULL;
+    if (!tfx_arena_finalizer(ev->ctx->arena, key_scratch_free, ks->box))
+        tfx_ctx_fail(ev->ctx, "Memory limit exceeded",
+                     "The evaluation needs more than the memory limit of %zu bytes.",
+                     ev->ctx->limits.max_memory_bytes);
+}
+
+static void run_key_job(tfx_ctx *ctx, void *arg)
+{
+    key_job *job = arg;
+
+    (void)ctx;
+    job->ok = element_key(job->ev, job->n, job->scope, job->known, job->name, job->key_marks);
+}
+
+/* [for.key] [limit.eval] element_key in the scratch ctx, its string and
+ * marks then copied into the main ctx.  It gives the same key, marks,
+ * diagnostics and failures as element_key in the main ctx: the
+ * diagnostics are copied into the diagnostics' own memory as they are
+ * made, the step count and depth carry over both ways, a failure is
+ * raised again in the main ctx with its summary and detail, and the
+ * scratch arena's budget is what is left of the main one's when it is
+ * made, and before each key the two arenas together are held to the
+ * memory limit (between two keys the main arena may pass it by what one
+ * element's value takes, [limit.eval.memory]).  The evaluation's cache of
+ * literal values and functions is swapped for one in the scratch arena
+ * meanwhile, as the values in it go with that arena. */
+static bool scratch_key(key_scratch *ks, const tfx_node *n, const tfx_env *scope, bool *known,
+                        tfx_str *name, const tfx_marks **key_marks)
+{
+    tfx_ev *ev = ks->ev;
+    tfx_ctx *ctx = ev->ctx;
+    tfx_ev_cache *main_cache = ev->cache;
+    key_job job;
+    bool done;
+
+    if (ks->box->arena == NULL || tfx_arena_used(ks->box->arena) > KEY_SCRATCH_BYTES) {
+        size_t max = ctx->limits.max_memory_bytes;
+        size_t used = tfx_arena_used(ctx->arena);
+
+        tfx_arena_free(ks->box->arena);
+        ks->box->arena = NULL;
+        ks->cache = NULL;
+        ks->box->arena = tfx_arena_new(max == 0 ? 0 : max > used ? max - used : 1);
+        if (ks->box->arena == NULL)
+            tfx_ctx_fail(ctx, "Memory limit exceeded",
+                         "The evaluation needs more than the memory limit of %zu bytes.", max);
+        ks->scratch = *ctx;
+        ks->scratch.arena = ks->box->arena;
+    } else if (ctx->limits.max_memory_bytes != 0
+               && tfx_arena_used(ctx->arena) + tfx_arena_used(ks->box->arena)
+                      > ctx->limits.max_memory_bytes) {
+        /* [limit.eval.memory] the two arenas together */
+        tfx_ctx_fail(ctx, "Memory limit exceeded",
+                     "The evaluation needs more than the memory limit of %zu bytes.",
+                     ctx->limits.max_memory_bytes);
+    }
+    ks->scratch.steps = ctx->steps;
+    ks->scratch.depth = ctx->depth;
+    job.ev = ev;
+    job.n = n;
+    job.scope = scope;
+    job.known = known;
+    job.name = name;
+    job.key_marks = key_marks;
+    job.ok = false;
+    ev->ctx = &ks->scratch;
+    ev->cache = ks->cache;
+    done = tfx_ctx_try(&ks->scratch, run_key_job, &job);
+    ks->cache = ev->cache;
+    ev->cache = main_cache;
+    ev->ctx = ctx;
+    ctx->steps = ks->scratch.steps;
+    if (!done)
+        tfx_ctx_fail(ctx, ks->scratch.fail_summary, "%s", ks->scratch.fail_detail);
+    if (!job.ok)
+        return false;
+    name->s = tfx_ctx_strndup(ctx, name->s, name->nbytes);
+    *key_marks = tfx_marks_copy(ctx, *key_marks);
+    return true;
+}
+
 /* [for.object] [for.key] [for.duplicate] [for.group] [mark.prop.for]
  * (semantics F1, F8–F10, F20, F21, Z5) The object form's iteration:
  * per element the `if` clause, the key (null, unknown and non-string
@@ -452,17 +619,19 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     bool group = n->as.for_expr.group;
     bool known = true;
     key_set seen;
+    key_scratch ks;
     size_t m = 0;
     size_t i;
 
     memset(&seen, 0, sizeof(seen));
     seen.keys = names;
+    if (count >= KEY_SCRATCH_MIN)
+        key_scratch_init(&ks, ev);
     for (i = 0; i < count; i++) {
         const tfx_value *k;
         const tfx_value *v;
-        const tfx_value *key;
+        tfx_str key;
         const tfx_marks *key_marks = NULL;
-        const char *why = NULL;
         for_scope scope;
 
         element_at(ev, coll, i, want_key, &k, &v);
@@ -475,43 +644,26 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
             if (c != COND_KEEP)
                 continue;
         }
-        key = tfx_ev_node(ev, keyx, &scope.env);
-        if (tfx_value_is_null(key)) {
-            if (known)
-                tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range,
-                             &n->range,
-                             "Key expression in 'for' expression must not produce a null value.");
-            known = false;
+        if (!(count >= KEY_SCRATCH_MIN
+                  ? scratch_key(&ks, n, &scope.env, &known, &key, &key_marks)
+                  : element_key(ev, n, &scope.env, &known, &key, &key_marks)))
             continue;
-        }
-        if (tfx_value_is_unknown(key)) {
-            known = false;
-            continue;
-        }
-        key = tfx_ev_convert(ev, key, &tfx_type_str, &why);
-        if (key == NULL) {
-            if (known)
-                tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Invalid object key", &keyx->range,
-                             &n->range, "The key expression produced an invalid result: %s.",
-                             why != NULL ? why : "string required");
-            known = false;
-            continue;
-        }
-        key = tfx_value_unmark(ctx, key, &key_marks);
         marks = tfx_marks_union(ctx, marks, key_marks);
         v = tfx_ev_node(ev, n->as.for_expr.value, &scope.env);
-        names[m] = key->as.string;
+        names[m] = key;
         if (!group && key_set_add(ctx, &seen, m)) {
             tfx_ev_error(ev, TFX_CAT_OBJECT_KEY, "Duplicate object key", &keyx->range, &n->range,
                          "Two different items produced the key %s in this 'for' expression. If "
                          "duplicates are expected, use the ellipsis (...) after the value "
                          "expression to enable grouping by key.",
-                         tfx_ev_quote(ev, key->as.string.s, key->as.string.nbytes));
+                         tfx_ev_quote(ev, key.s, key.nbytes));
             continue;
         }
         vals[m] = v;
         m++;
     }
+    if (count >= KEY_SCRATCH_MIN)
+        key_scratch_free(ks.box);
     if (!known)
         return &tfx_value_dynamic_unknown;
     if (group)

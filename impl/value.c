@@ -1453,7 +1453,7 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
 
 /* ---- Copy ---- */
 
-static const tfx_marks *copy_marks(tfx_ctx *dst, const tfx_marks *m)
+const tfx_marks *tfx_marks_copy(tfx_ctx *dst, const tfx_marks *m)
 {
     tfx_marks *r;
     tfx_str *names;
@@ -1478,7 +1478,7 @@ const tfx_value *tfx_value_copy(tfx_ctx *dst, const tfx_value *v)
 
     *r = *v;
     r->type = tfx_type_copy(dst, v->type);
-    r->marks = copy_marks(dst, v->marks);
+    r->marks = tfx_marks_copy(dst, v->marks);
     if (v->state != TFX_VAL_KNOWN)
         return r;
     switch (v->type->kind) {

@@ -71,6 +71,8 @@ struct tfx_value {
 const tfx_marks *tfx_marks_union(tfx_ctx *ctx, const tfx_marks *a, const tfx_marks *b);
 /* A mark set of one name. */
 const tfx_marks *tfx_marks_one(tfx_ctx *ctx, const char *name, size_t nbytes);
+/* A copy of m (NULL: none) and its names in another ctx. */
+const tfx_marks *tfx_marks_copy(tfx_ctx *dst, const tfx_marks *m);
 bool tfx_marks_has(const tfx_marks *m, const char *name);
 bool tfx_marks_equal(const tfx_marks *a, const tfx_marks *b);
 

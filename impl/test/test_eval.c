@@ -2019,17 +2019,20 @@ static void test_limits(void)
               "!Memory limit exceeded@0-59");
 }
 
-/* [eval.literal] Literal values taken from the evaluation's table of
- * literals (cached_literal_value) against new ones: a tuple of random
- * number and string literals as the body of a `for` over three elements
- * (from the second iteration on, the table's values, or new ones where a
- * slot was taken by another literal) and the same tuple written three
- * times (each literal a node of its own, evaluated once: new values). */
+/* [eval.literal] [call.lookup] Literal values and called functions taken
+ * from the evaluation's cache (cached_literal_value, cached_function)
+ * against new ones: a tuple of random number and string literals and
+ * calls as the body of a `for` over three elements (from the second
+ * iteration on, the cache's, or new ones where a slot was taken by
+ * another node) and the same tuple written three times (each literal or
+ * call a node of its own, evaluated once: the general paths). */
 static void test_literal_cache(void)
 {
     static const char *const lits[] = {
         "0", "7", "100", "1.5", "0.1", "-3", "1e3", "12345678901234567890123",
         "\"\"", "\"item-\"", "\"e\\u0301\"", "\"\\u212b\"", "\"a\\nb\"", "true", "null",
+        "upper(\"ab\")", "max(1, 2.5)", "tostring(7)", "length([1, 2])", "format(\"%d\", 3)",
+        "lower(upper(\"x\"))",
     };
     static char body[3000];
     static char once[10000];
@@ -2095,6 +2098,56 @@ static void test_group_random(void)
     tfx_ctx_free(&ctx);
 }
 
+/* [for.key] The keys of an object `for` over 1024 elements or more are
+ * worked out in a scratch ctx (scratch_key), those of smaller ones in the
+ * evaluation's own (element_key): the same object over 2000 elements
+ * made at once and merged from four `for`s over 500, with random key
+ * expressions (strings made on the way, numbers, marks, literals); and
+ * the same failure when a limit is reached inside a key. */
+static void test_scratch_keys(void)
+{
+    static const char *const keys[] = {
+        "tostring(x)", "\"k${x % 7}-${x}\"", "upper(format(\"%05x\", x))",
+        "sensitive(tostring(x))", "\"${x % 3 == 0 ? \"a\" : \"b\"}${x}\"",
+        "substr(\"abcdefghij${x}\", 2, 20)", "jsonencode([x, \"e\\u0301\"])",
+    };
+    static const char *const vals[] = {"x", "x * 2 + 0.5", "[x, tostring(x)]", "sensitive(x)",
+                                       "\"v${x}\""};
+    static char whole[1024];
+    static char parts[2048];
+    static char got[8192];
+
+    for (size_t k = 0; k < TFX_COUNTOF(keys); k++) {
+        for (size_t v = 0; v < TFX_COUNTOF(vals); v++) {
+            snprintf(whole, sizeof whole,
+                     "{for x in concat(range(1000), range(1000, 2000)) : %s => %s}", keys[k],
+                     vals[v]);
+            snprintf(parts, sizeof parts,
+                     "merge([for c in chunklist(concat(range(1000), range(1000, 2000)), 500) : "
+                     "{for x in c : %s => %s}]...)",
+                     keys[k], vals[v]);
+            snprintf(got, sizeof got, "%s", evaluate(false, whole));
+            CHECK_STR(got, evaluate(false, parts));
+        }
+    }
+    /* a grouping's keys, and the step limit reached in a key */
+    snprintf(got, sizeof got, "%s",
+             evaluate(false, "{for x in concat(range(1000), range(1000, 2000), range(2000, 3000)) "
+                             ": tostring(x % 5) => x...}[\"3\"][599]"));
+    CHECK_STR(got, "2998 :: number");
+    {
+        tfx_ctx_limits limits;
+
+        tfx_ctx_limits_init(&limits);
+        limits.max_steps = 20000;
+        snprintf(got, sizeof got, "%s",
+                 evaluate_with(false,
+                               "{for x in concat(range(1000), range(1000, 2000)) : tostring(x) => x}",
+                               &fixture_env, &limits));
+        CHECK_STR(got, "!Evaluation step limit exceeded@0-68");
+    }
+}
+
 static void run_cases(const char *group, const eval_case *cases, size_t n)
 {
     size_t i;
@@ -2144,6 +2197,7 @@ int main(void)
     test_limits();
     test_literal_cache();
     test_group_random();
+    test_scratch_keys();
     tfx_ctx_free(&fixture_ctx);
     return check_report("test_eval");
 }
