@@ -22,7 +22,7 @@
 
 FUZZ_HARNESSES := fuzz_lex fuzz_parse_expr fuzz_parse_template fuzz_roundtrip fuzz_adapter fuzz_eval \
                   fuzz_collections fuzz_regex fuzz_deflate fuzz_rsakey fuzz_yaml fuzz_paths \
-                  fuzz_parse_expr_fast fuzz_parse_template_fast fuzz_eval_fast
+                  fuzz_parse_expr_fast fuzz_parse_template_fast fuzz_eval_fast fuzz_varfile
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_SECONDS   ?= 60
 FUZZ_JOBS      ?= 2
@@ -58,6 +58,13 @@ FUZZ_SEEDS_fuzz_yaml           :=
 # (path, pattern, link targets): its seeds are the seed-* inputs of
 # fuzz/regressions/fuzz_paths/.
 FUZZ_SEEDS_fuzz_paths          :=
+# fuzz_varfile reads a form byte and a variable definitions file: its seeds
+# are the seed-* inputs of fuzz/regressions/fuzz_varfile/.
+FUZZ_SEEDS_fuzz_varfile        :=
+
+# fuzz_varfile links the command line's variable-file reader and output
+# writers (impl/cli/; not in the library) besides the library.
+FUZZ_CLI_NAMES := cli/varfile cli/out cli/io cli/scan
 
 FUZZ_CASES     := $(wildcard conformance/cases/*.json conformance/cases/*/*.json \
                              conformance/cases/*/*/*.json conformance/cases/*/*/*/*.json)
@@ -118,8 +125,11 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_LF_DIR)/fuzz_%.o $(FUZZ_LF_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_LF_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(DEP_LIBS)
 
+$(FUZZ_DIR)/fuzz_varfile: $(FUZZ_CLI_NAMES:%=$(FUZZ_LF_DIR)/impl/%.o)
+$(FUZZ_CLI_NAMES:%=$(FUZZ_LF_DIR)/impl/%.o): impl/cli/cli.h
+
 # Objects are kept, not removed as intermediate files.
-.SECONDARY: $(FUZZ_LF_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_LF_DIR)/%.o)
+.SECONDARY: $(FUZZ_LF_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_LF_DIR)/%.o) $(FUZZ_CLI_NAMES:%=$(FUZZ_LF_DIR)/impl/%.o)
 
 # ---------------------------------------------------------------------------
 # make fuzz-replay: the harnesses with replay.c, $(CC), ASan, UBSan
@@ -146,7 +156,10 @@ $(FUZZ_RP_DIR)/fuzz_%: $(FUZZ_RP_DIR)/obj/fuzz_%.o $(FUZZ_RP_OBJ)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(FUZZ_RP_CFLAGS) -o $@ $^ $(DEP_LIBS)
 
-.SECONDARY: $(FUZZ_RP_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_RP_DIR)/obj/%.o)
+$(FUZZ_RP_DIR)/fuzz_varfile: $(FUZZ_CLI_NAMES:%=$(FUZZ_RP_DIR)/obj/impl/%.o)
+$(FUZZ_CLI_NAMES:%=$(FUZZ_RP_DIR)/obj/impl/%.o): impl/cli/cli.h
+
+.SECONDARY: $(FUZZ_RP_OBJ) $(FUZZ_HARNESSES:%=$(FUZZ_RP_DIR)/obj/%.o) $(FUZZ_CLI_NAMES:%=$(FUZZ_RP_DIR)/obj/impl/%.o)
 
 # The seed directories and regression inputs of harness $(1).
 FUZZ_INPUTS = $(addprefix $(FUZZ_SEEDS)/,$(FUZZ_SEEDS_$(1))) $(wildcard fuzz/regressions/$(1))
@@ -240,13 +253,14 @@ FUZZ_OSS_LIBS       = $(shell pkg-config --static --libs-only-L $(FUZZ_OSS_PKGS)
 oss-fuzz: $(FUZZ_CAT_H) $(FUZZ_SEEDS_OK)
 	rm -rf $(FUZZ_OSS_DIR)
 	mkdir -p $(FUZZ_OSS_DIR) $(OUT)
-	set -e; for f in $(FUZZ_LIB_NAMES:%=impl/%.c) $(FUZZ_COMMON); do \
+	set -e; for f in $(FUZZ_LIB_NAMES:%=impl/%.c) $(FUZZ_CLI_NAMES:%=impl/%.c) $(FUZZ_COMMON); do \
 	  $(CC) $(FUZZ_OSS_CFLAGS) -c $$f -o $(FUZZ_OSS_DIR)/$$(basename $$f .c).o; \
 	done
 	set -e; for h in $(FUZZ_HARNESSES); do \
 	  $(CC) $(FUZZ_OSS_CFLAGS) -c fuzz/$$h.c -o $(FUZZ_OSS_DIR)/$$h.main.o; \
 	  $(CXX) $(CXXFLAGS) -o $(OUT)/$$h $(FUZZ_OSS_DIR)/$$h.main.o \
 	    $(FUZZ_LIB_NAMES:%=$(FUZZ_OSS_DIR)/%.o) $(FUZZ_OSS_DIR)/fuzz_common.o \
+	    $(FUZZ_CLI_NAMES:cli/%=$(FUZZ_OSS_DIR)/%.o) \
 	    $(LIB_FUZZING_ENGINE) $(FUZZ_OSS_LIBS); \
 	  cp fuzz/$$h.options $(OUT)/$$h.options; \
 	done

@@ -303,53 +303,6 @@ static int cmd_adapter(int argc, char **argv)
     return status;
 }
 
-/* Reads all of `f` into a malloc'd buffer (NUL-terminated, for callers
- * that want a string; *n does not count the NUL). */
-char *cli_read_all(FILE *f, size_t *n)
-{
-    size_t cap = 65536;
-    char *buf = malloc(cap);
-
-    *n = 0;
-    if (buf == NULL)
-        return NULL;
-    for (;;) {
-        size_t got = fread(buf + *n, 1, cap - 1 - *n, f);
-
-        *n += got;
-        if (got == 0)
-            break;
-        if (*n == cap - 1) {
-            char *more = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
-
-            if (more == NULL) {
-                free(buf);
-                return NULL;
-            }
-            buf = more;
-            cap *= 2;
-        }
-    }
-    if (ferror(f)) {
-        free(buf);
-        return NULL;
-    }
-    buf[*n] = '\0';
-    return buf;
-}
-
-char *cli_read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-
-    if (f == NULL)
-        return NULL;
-    buf = cli_read_all(f, n);
-    fclose(f);
-    return buf;
-}
-
 /* Reads the input the options name: the EXPR argument, standard input
  * (-) or --file FILE.  Sets *name for diagnostics. */
 static char *read_input(const cli_opts *o, const char **name, size_t *n)
@@ -611,10 +564,6 @@ static int cmd_parse(int argc, char **argv)
     cli_opts_free(&o);
     return status;
 }
-
-/* Prints {"value":..., "type":..., "diagnostics":[...]} for --format json. */
-const char cli_unshowable[] =
-    "the value cannot be shown: a number's text is longer than the string limit, or memory ran out";
 
 /* Prints the JSON report of an evaluation; 0 when a value without errors
  * could not be encoded (after saying so on standard error), else 1. */

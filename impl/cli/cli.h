@@ -35,8 +35,12 @@ void cli_puts(FILE *f, const char *s);
 void cli_putline(const char *s);
 /* printf to f, the formatted text written as cli_write writes it. */
 void cli_printf(FILE *f, const char *fmt, ...) CLI_PRINTF(2, 3);
-/* A message on standard error, as cli_printf. */
+/* A message on the error stream (cli_err), as cli_printf. */
 void cli_msg(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* The stream messages go to: standard error, or what cli_set_err chose
+ * (NULL: standard error again). */
+FILE *cli_err(void);
+void cli_set_err(FILE *f);
 /* s[0..n) as a JSON string, quotes included: '"' and '\' escaped, control
  * characters as \n, \t, ... or \u00XX, invalid UTF-8 as \ufffd. */
 void cli_json_string(FILE *f, const char *s, size_t n);
@@ -89,9 +93,11 @@ void cli_opts_free(cli_opts *o);
 int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host);
 /* Every diagnostic of a source or result, rendered, on standard error. */
 void cli_print_diags(const tfx_source *src, const tfx_result *r);
-/* All of f, or of the file at path; NUL-terminated, *n without the NUL. */
+/* All of f, or of the file at path; NUL-terminated, *n without the NUL
+ * (impl/cli/io.c). */
 char *cli_read_all(FILE *f, size_t *n);
 char *cli_read_file(const char *path, size_t *n);
+/* What is said of a value that cannot be shown (impl/cli/out.c). */
 extern const char cli_unshowable[];
 
 /* ---- Variables (impl/cli/vars.c) ----
@@ -114,6 +120,10 @@ size_t cli_scan_expr(const char *t, size_t n, int *open);
  * printing the errors on standard error, 0 when the file cannot be read
  * and -1 when it has errors (then vars is unchanged). */
 int cli_varfile_load(const char *cmd, const char *path, json_t *vars);
+/* The same for a file's text already read (text[0..n), path naming it and
+ * choosing its form): 1 on success, 0 when it has errors. */
+int cli_varfile_load_text(const char *cmd, const char *path, const char *text, size_t n,
+                          json_t *vars);
 /* The diagnostics of the files read so far as JSON objects (NULL: none);
  * their ranges are in the file. cli_varfile_free forgets them. */
 const json_t *cli_varfile_diagnostics(void);

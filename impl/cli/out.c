@@ -115,12 +115,29 @@ void cli_printf(FILE *f, const char *fmt, ...)
     va_end(ap);
 }
 
+const char cli_unshowable[] =
+    "the value cannot be shown: a number's text is longer than the string limit, or memory ran out";
+
+/* Where messages go: standard error unless cli_set_err chose another
+ * stream (the fuzz harnesses silence them). */
+static FILE *err_stream;
+
+FILE *cli_err(void)
+{
+    return err_stream != NULL ? err_stream : stderr;
+}
+
+void cli_set_err(FILE *f)
+{
+    err_stream = f;
+}
+
 void cli_msg(const char *fmt, ...)
 {
     va_list ap;
 
     va_start(ap, fmt);
-    cli_vprintf(stderr, fmt, ap);
+    cli_vprintf(cli_err(), fmt, ap);
     va_end(ap);
 }
 

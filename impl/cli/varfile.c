@@ -97,7 +97,7 @@ static void report(vfile *f, const char *category, const char *summary, const ch
     keep(&d);
     text = f->shown != NULL ? tfx_diagnostic_render(f->shown, &d) : NULL;
     if (text != NULL)
-        cli_puts(stderr, text);
+        cli_puts(cli_err(), text);
     else
         cli_msg("%s: error: %s\n%s\n", f->path, summary, detail);
     tfx_free(text);
@@ -162,7 +162,7 @@ static json_t *eval_value(vfile *f, size_t start, size_t end)
 
             keep(d);
 
-            cli_puts(stderr, text);
+            cli_puts(cli_err(), text);
             tfx_free(text);
         }
         if (r != NULL && !tfx_result_has_errors(r)) {
@@ -565,9 +565,22 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+int cli_varfile_load_text(const char *cmd, const char *path, const char *text, size_t n,
+                          json_t *vars)
+{
+    vfile f = {cmd, path, text, n, NULL, 0};
+    int ok;
+
+    /* the whole file, for the lines and carets of diagnostics */
+    f.shown = tfx_source_parse(path, text, n, TFX_MODE_TEMPLATE, NULL);
+    /* [varfile.format] JSON when the name ends in .json, as Terraform */
+    ok = ends_with(path, ".json") ? load_json(&f, vars) : load_hcl(&f, vars);
+    tfx_source_free(f.shown);
+    return ok;
+}
+
 int cli_varfile_load(const char *cmd, const char *path, json_t *vars)
 {
-    vfile f = {cmd, path, NULL, 0, NULL, 0};
     size_t n;
     char *text = cli_read_file(path, &n);
     int ok;
@@ -578,13 +591,7 @@ int cli_varfile_load(const char *cmd, const char *path, json_t *vars)
                 "exist or cannot be read.\n", cmd, path);
         return 0;
     }
-    f.text = text;
-    f.n = n;
-    /* the whole file, for the lines and carets of diagnostics */
-    f.shown = tfx_source_parse(path, text, n, TFX_MODE_TEMPLATE, NULL);
-    /* [varfile.format] JSON when the name ends in .json, as Terraform */
-    ok = ends_with(path, ".json") ? load_json(&f, vars) : load_hcl(&f, vars);
-    tfx_source_free(f.shown);
+    ok = cli_varfile_load_text(cmd, path, text, n, vars);
     free(text);
     return ok ? 1 : -1;
 }
