@@ -5,6 +5,8 @@
 set -u
 real_tfexpr=${1:?usage: test_cli.sh PATH-TO-TFEXPR}
 here=$(cd "$(dirname "$0")" && pwd)
+# Debian's Python, which tools/install-deps gives python3-jsonschema
+py=${PYTHON:-/usr/bin/python3}
 passed=0
 failed=0
 
@@ -235,11 +237,7 @@ case "$out" in
     *'"lookup":{"description":"'*'","return_type":"dynamic","parameters":[{"name":"inputMap","description":"'*'","type":"dynamic"},{"name":"key","description":"'*'","type":"string"}],"variadic_parameter":{"name":"default","description":"'*'","is_nullable":true,"type":"dynamic"}}'*) ok ;;
     *) bad "functions --json: lookup's signature" ;;
 esac
-if command -v python3 >/dev/null && python3 -c 'import jsonschema' 2>/dev/null; then
-    if python3 "$(dirname "$0")/check_functions_json.py" "$tfexpr" >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
-else
-    echo "test_cli: python3-jsonschema missing, functions --json shape not checked" >&2
-fi
+if "$py" "$here/check_functions_json.py" "$tfexpr" >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
 
 # eval: the console-only type() [fn.type.console] and the functions of
 # expressions (spec/functions-closures.md).
@@ -501,7 +499,7 @@ expect 0 "$tfexpr" console --flavor opentofu --limit-steps 100 --now 2024-01-01T
 rm -f /tmp/tfx-cli-vf.$$.tfvars /tmp/tfx-cli-vars.$$
 # On a terminal: a prompt, editing, history, multi-line input, errors,
 # Ctrl-D (impl/test/test_console_pty.py, through a pseudo-terminal).
-if python3 "$here/test_console_pty.py" "$real_tfexpr" >/tmp/tfx-cli.$$ 2>&1; then
+if "$py" "$here/test_console_pty.py" "$real_tfexpr" >/tmp/tfx-cli.$$ 2>&1; then
     ok; cat /tmp/tfx-cli.$$
 else
     bad "$(cat /tmp/tfx-cli.$$)"
@@ -536,14 +534,10 @@ err=$("$tfexpr" parse --file "$(printf '/nonexistent/\377')" 2>&1)
 if printf '%s' "$err" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1; then ok; else bad "parse: message not valid UTF-8: $err"; fi
 
 # Every JSON output above, against its schema.
-if python3 -c 'import jsonschema' 2>/dev/null; then
-    if python3 "$here/check_cli_json.py" "$jsondir" >/tmp/tfx-cli.$$ 2>&1; then
-        ok; cat /tmp/tfx-cli.$$
-    else
-        bad "$(cat /tmp/tfx-cli.$$)"
-    fi
+if "$py" "$here/check_cli_json.py" "$jsondir" >/tmp/tfx-cli.$$ 2>&1; then
+    ok; cat /tmp/tfx-cli.$$
 else
-    echo "test_cli: python3-jsonschema missing, JSON outputs not validated" >&2
+    bad "$(cat /tmp/tfx-cli.$$)"
 fi
 
 rm -f /tmp/tfx-cli.$$
