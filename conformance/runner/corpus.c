@@ -551,7 +551,7 @@ static bool check_case(json_t *c, char **why)
 /* ------------------------------------------------------------------ */
 /* Loading case files */
 
-static void add_case(rn_suite *s, json_t *fields, const char *file)
+static void add_case(rn_suite *s, json_t *fields, char *request, const char *file)
 {
     rn_case *c;
 
@@ -559,6 +559,7 @@ static void add_case(rn_suite *s, json_t *fields, const char *file)
     c = &s->cases[s->ncases++];
     memset(c, 0, sizeof(*c));
     c->fields = fields;
+    c->request = request;
     c->id = rn_json_str(fields, "id");
     c->name = rn_json_str(fields, "name");
     c->file = rn_xstrdup(file);
@@ -577,52 +578,75 @@ static char *case_label(json_t *c, size_t i)
     return rn_xasprintf("case %zu", i + 1);
 }
 
-/* Takes the parsed case file j (NULL: it did not parse, why says why). */
-static bool load_case_file(rn_suite *s, const char *path, const char *shown,
-                           json_t *j, char *why)
+/* A case file made ready on a loading thread: its cases merged with the
+ * file's defaults, checked, and each one's run request serialised; or
+ * what is wrong with it. */
+typedef struct loaded_file {
+    char *error;      /* the message for rn_error, or NULL */
+    json_t **cases;   /* the merged cases */
+    char **requests;  /* rn_case.request of each */
+    size_t ncases;
+} loaded_file;
+
+/* The case of a run request as it is sent: see rn_case_request. */
+static char *serialise_request(json_t *fields)
+{
+    rn_case c;
+    json_t *request;
+    char *text;
+
+    memset(&c, 0, sizeof(c));
+    c.fields = fields;
+    request = rn_case_request(&c);
+    text = json_dumps(request, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(request);
+    return text;
+}
+
+/* Makes the parsed case file j ready (NULL: it did not parse, why says
+ * why).  It touches nothing but j, so files are made ready on several
+ * threads at once. */
+static void prepare_case_file(loaded_file *f, const char *path, json_t *j, char *why)
 {
     json_t *defaults;
     json_t *cases;
     json_t *item;
     size_t i;
-    bool ok = true;
 
     if (j == NULL) {
-        rn_error("%s", why);
-        free(why);
-        return false;
+        f->error = why;
+        return;
     }
     defaults = json_object_get(j, "defaults");
     cases = json_object_get(j, "cases");
-    if (!json_is_object(j)) {
-        rn_error("%s: a case file must be a JSON object", path);
-        ok = false;
-    } else if (strcmp(rn_json_str(j, "format") != NULL ? rn_json_str(j, "format") : "",
-                      "tfexpr-cases/1") != 0) {
-        rn_error("%s: \"format\" must be \"tfexpr-cases/1\"", path);
-        ok = false;
-    } else if (defaults != NULL && !json_is_object(defaults)) {
-        rn_error("%s: \"defaults\" must be an object", path);
-        ok = false;
-    } else if (!json_is_array(cases)) {
-        rn_error("%s: \"cases\" must be an array", path);
-        ok = false;
-    }
-    if (!ok) {
+    if (!json_is_object(j))
+        f->error = rn_xasprintf("%s: a case file must be a JSON object", path);
+    else if (strcmp(rn_json_str(j, "format") != NULL ? rn_json_str(j, "format") : "",
+                    "tfexpr-cases/1") != 0)
+        f->error = rn_xasprintf("%s: \"format\" must be \"tfexpr-cases/1\"", path);
+    else if (defaults != NULL && !json_is_object(defaults))
+        f->error = rn_xasprintf("%s: \"defaults\" must be an object", path);
+    else if (!json_is_array(cases))
+        f->error = rn_xasprintf("%s: \"cases\" must be an array", path);
+    if (f->error != NULL) {
         json_decref(j);
-        return false;
+        return;
     }
+    f->cases = rn_xcalloc(json_array_size(cases) + 1, sizeof(json_t *));
+    f->requests = rn_xcalloc(json_array_size(cases) + 1, sizeof(char *));
     json_array_foreach(cases, i, item) {
         json_t *merged;
         const char *key;
         json_t *value;
 
         if (!json_is_object(item)) {
-            rn_error("%s: case %zu is not an object", path, i + 1);
-            ok = false;
+            f->error = rn_xasprintf("%s: case %zu is not an object", path, i + 1);
             break;
         }
-        merged = json_copy(item);
+        /* the case's own object, taken out of the file's JSON (which
+         * nothing else uses) rather than copied: the same keys in the
+         * same order, the defaults added after its own */
+        merged = json_incref(item);
         json_object_foreach(defaults, key, value) {
             if (json_object_get(merged, key) == NULL)
                 json_object_set(merged, key, value);
@@ -630,35 +654,62 @@ static bool load_case_file(rn_suite *s, const char *path, const char *shown,
         if (!check_case(merged, &why)) {
             char *label = case_label(merged, i);
 
-            rn_error("%s: %s: %s", path, label, why);
+            f->error = rn_xasprintf("%s: %s: %s", path, label, why);
             free(label);
             free(why);
             json_decref(merged);
-            ok = false;
             break;
         }
-        add_case(s, merged, shown);
+        f->requests[f->ncases] = serialise_request(merged);
+        f->cases[f->ncases++] = merged;
     }
     json_decref(j);
+}
+
+/* Takes the cases of a file made ready; false (with the message) if it
+ * had an error, after the cases before the error, as when files were
+ * read one at a time. */
+static bool take_case_file(rn_suite *s, loaded_file *f, const char *shown)
+{
+    size_t i;
+    bool ok = f->error == NULL;
+
+    for (i = 0; i < f->ncases; i++)
+        add_case(s, f->cases[i], f->requests[i], shown);
+    if (!ok)
+        rn_error("%s", f->error);
+    free(f->error);
+    free(f->cases);
+    free(f->requests);
     return ok;
 }
 
-/* ---- Parsing the case files on several threads ----
+/* Frees a file made ready whose cases are not taken. */
+static void drop_case_file(loaded_file *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->ncases; i++) {
+        json_decref(f->cases[i]);
+        free(f->requests[i]);
+    }
+    free(f->error);
+    free(f->cases);
+    free(f->requests);
+}
+
+/* ---- Loading the case files on several threads ----
  * Parsing the JSON of the corpus is most of loading it, and the files are
- * independent: --jobs threads parse them (jansson's decoder keeps no
- * shared state but the hash seed, set before by the suite's own files),
+ * independent: --jobs threads parse them and make them ready (jansson's
+ * decoder keeps no shared state but the hash seed, set before by the
+ * suite's own files; the checks read nothing but the file's own JSON),
  * and the cases are then taken out of them in file order as before, so
  * the cases, their order and the messages do not change. */
-
-typedef struct parsed_file {
-    json_t *j;  /* the file's JSON, or NULL */
-    char *why;  /* when NULL: why it did not parse */
-} parsed_file;
 
 typedef struct parse_work {
     char *const *paths;
     size_t npaths;
-    parsed_file *out;
+    loaded_file *out;
     size_t next;          /* the next file to take, under lock */
     pthread_mutex_t lock;
 } parse_work;
@@ -669,19 +720,22 @@ static void *parse_files_worker(void *arg)
 
     for (;;) {
         size_t i;
+        json_t *j;
+        char *why = NULL;
 
         pthread_mutex_lock(&w->lock);
         i = w->next++;
         pthread_mutex_unlock(&w->lock);
         if (i >= w->npaths)
             return NULL;
-        w->out[i].j = rn_json_load_file(w->paths[i], &w->out[i].why);
+        j = rn_json_load_file(w->paths[i], &why);
+        prepare_case_file(&w->out[i], w->paths[i], j, why);
     }
 }
 
-/* Parses the files on up to nthreads threads (this one included); a
+/* Loads the files on up to nthreads threads (this one included); a
  * thread that cannot be created leaves its share to the others. */
-static parsed_file *parse_files(char *const *paths, size_t npaths, size_t nthreads)
+static loaded_file *parse_files(char *const *paths, size_t npaths, size_t nthreads)
 {
     parse_work w;
     pthread_t *threads;
@@ -779,7 +833,7 @@ bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthrea
 {
     rn_strlist files = {0};
     char *suite_abs = absolute_path(s->dir);
-    parsed_file *parsed = NULL;
+    loaded_file *parsed = NULL;
     size_t i;
     bool ok = true;
 
@@ -809,11 +863,10 @@ bool rn_suite_load_cases(rn_suite *s, char **paths, size_t npaths, size_t nthrea
         if (ok) {
             char *shown = display_path(suite_abs, files.items[i]);
 
-            ok = load_case_file(s, files.items[i], shown, parsed[i].j, parsed[i].why);
+            ok = take_case_file(s, &parsed[i], shown);
             free(shown);
         } else {
-            json_decref(parsed[i].j);
-            free(parsed[i].why);
+            drop_case_file(&parsed[i]);
         }
     }
     free(parsed);
@@ -850,6 +903,7 @@ void rn_suite_free(rn_suite *s)
 
     for (i = 0; i < s->ncases; i++) {
         json_decref(s->cases[i].fields);
+        free(s->cases[i].request);
         free(s->cases[i].file);
         rn_result_free(&s->cases[i].result);
     }

@@ -145,7 +145,6 @@ static void apply_expectations(run *rs, rn_case *c)
 static bool send_case(run *rs, worker *w, rn_case *c)
 {
     rn_result *r = &c->result;
-    json_t *request;
     char *why = NULL;
     bool sent;
 
@@ -157,9 +156,7 @@ static bool send_case(run *rs, worker *w, rn_case *c)
         crashed(w->adapter, r, reason, false);
         return false;
     }
-    request = rn_case_request(c);
-    sent = rn_adapter_begin_run(w->adapter, ++rs->seq, request, &why);
-    json_decref(request);
+    sent = rn_adapter_begin_run_text(w->adapter, ++rs->seq, c->request, &why);
     if (!sent)
         crashed(w->adapter, r, why, true);
     return sent;
@@ -570,8 +567,9 @@ static int run_main(run *rs)
 
 int main(int argc, char **argv)
 {
+    /* static: the corpus is still reachable at exit (see below) */
+    static run rs;
     rn_options opts;
-    run rs;
     int status;
 
     ensure_std_fds();
@@ -601,7 +599,10 @@ int main(int argc, char **argv)
     free(rs.workers);
     json_decref(rs.hello);
     rn_expectations_free(&rs.expectations);
-    rn_suite_free(&rs.suite);
+    /* The corpus (the cases' JSON, with the answers and results) is left
+     * to the end of the process: freeing it node by node was a tenth of
+     * the runner's instructions, for nothing.  It stays reachable from rs,
+     * a static, so a leak checker does not count it as leaked. */
     rn_options_free(&opts);
     return status;
 }

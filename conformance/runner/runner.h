@@ -209,6 +209,8 @@ typedef struct rn_case {
     json_t *fields;   /* the case merged with its file's defaults */
     const char *id;   /* borrowed from fields */
     const char *name; /* borrowed from fields */
+    char *request;    /* rn_case_request serialised (compact, in order), made
+                       * while loading; NULL if it could not be */
     char *file;       /* the case file, relative to the suite dir if inside */
     bool selected;
     rn_result result;
@@ -310,6 +312,10 @@ rn_call_status rn_adapter_run(rn_adapter *a, long long seq,
 #define RN_ADAPTER_NFDS 3
 bool rn_adapter_begin_run(rn_adapter *a, long long seq, json_t *request_case,
                           char **why);
+/* The same with the case already serialised (compact JSON text, as
+ * json_dumps gives it; NULL: it could not be). */
+bool rn_adapter_begin_run_text(rn_adapter *a, long long seq, const char *case_text,
+                               char **why);
 size_t rn_adapter_fds(const rn_adapter *a, struct pollfd *pfd, long long *deadline);
 rn_call_status rn_adapter_collect(rn_adapter *a, const struct pollfd *pfd, size_t n,
                                   json_t **answer, char **why);
