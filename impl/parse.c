@@ -239,16 +239,6 @@ void tfx_p_error(parser *p, tfx_category cat, const char *summary,
     tfx_diags_add(p->diags, TFX_PHASE_PARSE, cat, summary, subject, context, "%s", detail);
 }
 
-size_t tfx_p_mark(const parser *p)
-{
-    return p->diags->n;
-}
-
-bool tfx_p_errors_since(const parser *p, size_t mark)
-{
-    return p->diags->n > mark || p->diags->out_of_memory;
-}
-
 /* The bracket that pairs with `k`, TFX_TOK_COUNT if none. */
 static tfx_token_kind opposite(tfx_token_kind k)
 {
@@ -332,25 +322,38 @@ static tfx_node *binary_general(parser *p, int level);
 static tfx_node *parse_term(parser *p);
 static tfx_node *parse_traversals(parser *p, tfx_node *from);
 
+static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_node *cond);
+
+static tfx_node *expression_fast(parser *p);
+
 tfx_node *tfx_p_expression(parser *p)
 {
     tfx_node *n;
 
     if (!tfx_p_enter(p))
         return tfx_p_placeholder(p, tfx_p_peek_range(p));
-    n = parse_conditional(p);
+    n = p->general ? parse_conditional(p) : expression_fast(p);
     tfx_p_leave(p);
     return n;
 }
 
 /* [gram.cond] cond ? a : b, the condition at the level of ||, both
- * results whole expressions. */
+ * results whole expressions (tfx_parse_general's path; the other is
+ * expression_fast). */
 static tfx_node *parse_conditional(parser *p)
 {
     size_t start_at = tfx_p_peek_at(p);  /* its range is wanted only with a '?' */
-    tfx_range start;
     size_t mark = tfx_p_mark(p);
-    tfx_node *cond = p->general ? binary_general(p, 0) : tfx_p_binary(p, 0);
+    tfx_node *cond = binary_general(p, 0);
+
+    return conditional_rest(p, start_at, mark, cond);
+}
+
+/* The rest of parse_conditional after its condition `cond`, which began
+ * at token start_at with the diagnostics at `mark`. */
+static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_node *cond)
+{
+    tfx_range start;
     tfx_node *yes;
     tfx_node *no;
     tfx_node *n;
@@ -414,6 +417,33 @@ static const binary_op_info binary_ops[TFX_TOK_COUNT] = {
     [TFX_TOK_PERCENT] = {true, 5, TFX_OP_MODULO},
 };
 
+/* Whether a token after a term continues the expression: a traversal, a
+ * binary operator or the '?' of a conditional. */
+static bool continues_term(tfx_token_kind k)
+{
+    return k == TFX_TOK_DOT || k == TFX_TOK_OBRACK || k == TFX_TOK_QUESTION || binary_ops[k].is_op;
+}
+
+/* [gram.cond] [gram.binary] An expression read from its first term:
+ * parse_conditional with tfx_p_binary for its condition (the same rule as
+ * binary_general), the first term read here.  When the token after the term does not continue it
+ * (continues_term), tfx_p_binary would return the term (out of recovery
+ * no operator is pending; in recovery each level's check returns the term
+ * too, as no operator is pending) and parse_conditional would return it as
+ * it is (no '?'): the term is the expression, and the two calls and their
+ * frames are saved.  Every level of brackets goes through here; test_parse
+ * compares it with tfx_parse_general on random inputs. */
+static tfx_node *expression_fast(parser *p)
+{
+    size_t start_at = tfx_p_peek_at(p);
+    size_t mark = tfx_p_mark(p);
+    tfx_node *term = parse_term(p);
+
+    if (!continues_term(tfx_p_peek_kind(p)))
+        return term;
+    return conditional_rest(p, start_at, mark, tfx_p_binary(p, 0, mark, term));
+}
+
 /* The precedence level of the binary operator k, or -1. */
 static int binary_level(tfx_token_kind k)
 {
@@ -437,7 +467,7 @@ static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
  * If an operand had errors in recovery, what was built so far at that
  * level is returned at once, without the pending operator.
  *
- * tfx_p_binary_general below is that rule as written, one call per level
+ * binary_general below is that rule as written, one call per level
  * per operand.  tfx_p_binary does the same in one loop (precedence
  * climbing): a stack holds the levels that have a left operand and an
  * operator pending, lowest first; the levels in between hold no operator
@@ -452,8 +482,10 @@ static tfx_node *make_binary(parser *p, tfx_node *lhs, tfx_op op, tfx_node *rhs)
  * returns its left operand at once: the result is the lowest pending
  * level's left operand, or the operand itself when none is pending.  The
  * tree, the nodes made and the errors are therefore the general one's;
- * test_parse compares the two on random operator chains. */
-tfx_node *tfx_p_binary(parser *p, int level)
+ * test_parse compares the two on random operator chains.  Its first
+ * operand is read already (expression_fast): `first`, read with the
+ * diagnostics at base_mark. */
+tfx_node *tfx_p_binary(parser *p, int level, size_t base_mark, tfx_node *first)
 {
     struct {
         tfx_node *lhs;
@@ -462,12 +494,14 @@ tfx_node *tfx_p_binary(parser *p, int level)
         tfx_op op;
     } stack[NLEVELS];
     int top = 0;                      /* pending levels on the stack */
-    size_t base_mark = tfx_p_mark(p); /* mark of the levels below the first pending one */
+    /* base_mark: the mark of the levels below the first pending one */
 
     for (;;) {
-        tfx_node *operand = parse_term(p);
+        tfx_node *operand = first != NULL ? first : parse_term(p);   /* the next operand */
         int next;
         int at;
+
+        first = NULL;
 
         /* parse_traversals returns its argument at once unless a '.' or
          * '[' follows: the call is made only then. */

@@ -311,8 +311,18 @@ void tfx_p_error(parser *p, tfx_category cat, const char *summary,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
-size_t tfx_p_mark(const parser *p);
-bool tfx_p_errors_since(const parser *p, size_t mark);
+/* A mark of the diagnostics so far, and whether any error (or a refusal
+ * of memory) came after it: inline, as every construct asks. */
+static inline size_t tfx_p_mark(const parser *p)
+{
+    return p->diags->n;
+}
+
+static inline bool tfx_p_errors_since(const parser *p, size_t mark)
+{
+    return p->diags->n > mark || p->diags->out_of_memory;
+}
+
 tfx_token tfx_p_recover(parser *p, tfx_token_kind end);
 
 /* The nesting limit [limit.depth]: tfx_p_enter is false, the limit
@@ -336,7 +346,9 @@ static inline void tfx_p_leave(parser *p)
 
 /* Productions. */
 tfx_node *tfx_p_expression(parser *p);
-tfx_node *tfx_p_binary(parser *p, int level);
+/* The binary operators of level `level` and above, their first operand
+ * `first` read already (the diagnostics at base_mark before it). */
+tfx_node *tfx_p_binary(parser *p, int level, size_t base_mark, tfx_node *first);
 
 /* parse_template.c: the template whose parts run up to a token of kind
  * `end` (CQuote, CHeredoc, or EOF for a bare template), flush-trimmed for
