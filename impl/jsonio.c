@@ -189,6 +189,7 @@ typedef struct {
     size_t max_depth;   /* nesting of arrays and objects */
     const char *error;  /* the syntax error, encoding/json's message */
     bool lazy;          /* long arrays become lazy nodes (JSON_LAZY_MIN) */
+    bool general;       /* no fast paths (tfx_json_decode_vars_general) */
     size_t skip;        /* > 0: inside a lazy array, nothing is kept: the text
                            is only checked, with the same messages */
     jnode dummy;        /* what the parser returns for values not kept */
@@ -430,8 +431,69 @@ static bool read_escape(jparser *p, tfx_textbuf *out)
     return true;
 }
 
+/* The end of the plain run of a string's text from s[at]: the bytes
+ * parse_string_general copies as they are — ASCII from 0x20 other than
+ * '"' and '\\', and whole valid UTF-8 sequences (tfx_text_decode, the
+ * decoder of the general path).  It stops at a quote, a backslash, a
+ * control character, a byte that is not UTF-8 or the end of the text. */
+static size_t plain_run_end(const jparser *p, size_t at)
+{
+    while (at < p->nbytes) {
+        unsigned char c = p->s[at];
+        int32_t cp;
+        size_t len;
+
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            at++;
+            continue;
+        }
+        if (c < 0x80)
+            break;
+        len = tfx_text_decode(p->s + at, p->nbytes - at, &cp);
+        if (cp < 0)
+            break;
+        at += len;
+    }
+    return at;
+}
+
+/* [fn.jsondecode.result] Fast path of parse_string for a string whose
+ * whole text is one plain run (no escape, no control character, no bad
+ * UTF-8), as nearly all are: found in one scan, copied with one memcpy
+ * (nothing is copied when the parser keeps nothing).  parse_string_general
+ * would copy each of those bytes unchanged into its buffer and stop at
+ * the same closing quote, so the node is the same.  NULL (p untouched)
+ * when the string is not of that kind. */
+static const jnode *parse_plain_string(jparser *p)
+{
+    size_t start = p->pos;
+    size_t end = plain_run_end(p, start + 1);
+    size_t n = end - (start + 1);
+    jnode *node;
+
+    if (end >= p->nbytes || p->s[end] != '"')
+        return NULL;
+    p->pos = end + 1;
+    node = new_node(p, J_STRING, start);
+    if (p->skip == 0) {
+        node->text.s = tfx_ctx_strndup(p->ctx, (const char *)p->s + start + 1, n);
+        node->text.nbytes = n;
+    }
+    return node;
+}
+
+static const jnode *parse_string_general(jparser *p);
+
 /* A string at p->pos (the opening quote). */
 static const jnode *parse_string(jparser *p)
+{
+    const jnode *node = p->general ? NULL : parse_plain_string(p);
+
+    return node != NULL ? node : parse_string_general(p);
+}
+
+/* The same, a byte or an escape at a time: every string. */
+static const jnode *parse_string_general(jparser *p)
 {
     size_t start = p->pos;
     tfx_textbuf text;
@@ -683,13 +745,15 @@ static const jnode *parse_value(jparser *p)
  * reads with a Decoder: after the value, data that begins with ] or } is
  * ignored, other data is "extraneous data after JSON object". */
 static const jnode *parse_json_lazy(tfx_ctx *ctx, const char *json, size_t nbytes, bool stream,
-                                    size_t max_depth, bool lazy, const char **error)
+                                    size_t max_depth, bool lazy, bool general,
+                                    const char **error)
 {
     jparser p;
     const jnode *v;
 
     memset(&p, 0, sizeof(p));
     p.lazy = lazy;
+    p.general = general;
     p.ctx = ctx;
     p.s = (const unsigned char *)json;
     p.nbytes = nbytes;
@@ -717,7 +781,7 @@ static const jnode *parse_json_lazy(tfx_ctx *ctx, const char *json, size_t nbyte
 static const jnode *parse_json(tfx_ctx *ctx, const char *json, size_t nbytes, bool stream,
                                size_t max_depth, const char **error)
 {
-    return parse_json_lazy(ctx, json, nbytes, stream, max_depth, false, error);
+    return parse_json_lazy(ctx, json, nbytes, stream, max_depth, false, false, error);
 }
 
 /* The nesting of arrays and objects allowed in a JSON text [limit.depth]:
@@ -831,6 +895,7 @@ typedef struct {
     tfx_ctx *tmp;         /* for what the decoding needs only while it reads
                              the current element (the ctx itself, or the
                              scratch of the lazy array being read) */
+    bool general;         /* its parsers take no fast path */
     const char *error;
 } decoder;
 
@@ -856,6 +921,7 @@ static void decoder_init(decoder *d, tfx_ctx *ctx, const char *json, size_t nbyt
     d->src = json;
     d->nsrc = nbytes;
     d->tmp = ctx;
+    d->general = false;
     d->error = NULL;
 }
 
@@ -888,6 +954,7 @@ static const jnode *kept(decoder *d, const jnode *n)
         return n;
     memset(&p, 0, sizeof(p));
     p.ctx = d->tmp;
+    p.general = d->general;
     p.s = (const unsigned char *)d->src;
     p.nbytes = d->nsrc;
     p.pos = n->start;
@@ -1666,6 +1733,62 @@ static void parse_next(tfx_ctx *ctx, void *arg)
     job->node = parse_value(job->p);
 }
 
+/* Whether the text at *at is lit; if so, *at moves past it. */
+static bool text_is(const jparser *p, size_t *at, const char *lit)
+{
+    size_t n = strlen(lit);
+
+    if (p->nbytes - *at < n || memcmp(p->s + *at, lit, n) != 0)
+        return false;
+    *at += n;
+    return true;
+}
+
+/* The outcome of decode_leaf_fast. */
+typedef enum { LEAF_OTHER, LEAF_DECODED, LEAF_FAILED } leaf_outcome;
+
+/* [value.string.nfc] [num.parse] Fast path of an element of a lazy array
+ * whose type ty is string or number and whose node is written exactly
+ * {"v":"TEXT"} with TEXT a plain run (plain_run_end: no escape, no
+ * control character, no bad UTF-8), after the spaces and the comma
+ * before it: decoded straight from the text, with no nodes made.  The
+ * general path (parse_next, decode_child) would read an object of the one
+ * member "v" holding a string of exactly TEXT's bytes, find no "type",
+ * marks, "null" or "unknown", and decode the payload with the same calls
+ * as here (decode_payload), so the value or the error is the same.
+ * LEAF_OTHER (p untouched) when the element is not of that form. */
+static leaf_outcome decode_leaf_fast(decoder *d, jparser *p, const tfx_type *ty,
+                                     const jpath *path, const tfx_value **out)
+{
+    size_t at = p->pos;
+    size_t end;
+    tfx_str text;
+
+    if (ty->kind != TFX_TYPE_STRING && ty->kind != TFX_TYPE_NUMBER)
+        return LEAF_OTHER;
+    while (at < p->nbytes && is_space(p->s[at]))
+        at++;
+    if (at < p->nbytes && p->s[at] == ',')
+        at++;
+    while (at < p->nbytes && is_space(p->s[at]))
+        at++;
+    if (!text_is(p, &at, "{\"v\":\""))
+        return LEAF_OTHER;
+    end = plain_run_end(p, at);
+    text.s = (const char *)p->s + at;
+    text.nbytes = end - at;
+    if (!text_is(p, &end, "\"}"))
+        return LEAF_OTHER;
+    p->pos = end;
+    if (ty->kind == TFX_TYPE_NUMBER) {
+        *out = decode_number(d, text, path);
+    } else {
+        tfx_ctx_check_string(d->ctx, text.nbytes);
+        *out = tfx_value_string(d->ctx, text.s, text.nbytes);
+    }
+    return *out != NULL ? LEAF_DECODED : LEAF_FAILED;
+}
+
 /* Decodes the elements of a lazy array (jnode.lazy) into items, reading
  * them one at a time from the text into scratch nodes.  The text was
  * checked by the parse that made raw, so reading it again gives the same
@@ -1690,11 +1813,19 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
     p.nbytes = d->nsrc;
     p.pos = raw->start + 1;
     p.lazy = true;
+    p.general = d->general;
     p.max_depth = SIZE_MAX;   /* the text was checked with the limit */
     for (i = 0; i < raw->n && ok; i++) {
         jpath child = jpath_child(path, '[', i, (tfx_str){"", 0});
+        const tfx_type *elem = tuple ? ty->elems[i] : ty->elem;
+        leaf_outcome leaf = d->general ? LEAF_OTHER
+                                       : decode_leaf_fast(d, &p, elem, &child, &items[i]);
         next_job job;
 
+        if (leaf != LEAF_OTHER) {
+            ok = leaf == LEAF_DECODED;
+            continue;
+        }
         if (box->arena == NULL || tfx_arena_used(box->arena) > LAZY_SCRATCH_BYTES) {
             tfx_arena_free(box->arena);
             box->arena = NULL;
@@ -1715,7 +1846,7 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
             break;
         }
         d->tmp = &scratch;
-        items[i] = decode_child(d, job.node, tuple ? ty->elems[i] : ty->elem, &child);
+        items[i] = decode_child(d, job.node, elem, &child);
         d->tmp = outer;
         ok = items[i] != NULL;
     }
@@ -2007,7 +2138,7 @@ const tfx_value *tfx_json_decode_typed_at(tfx_ctx *ctx, const char *json, size_t
 {
     decoder d;
     const jnode *node = parse_json_lazy(ctx, json, nbytes, false, json_max_depth(ctx, true), true,
-                                        error);
+                                        false, error);
     const tfx_value *v;
     jpath root;
 
@@ -2301,14 +2432,15 @@ const tfx_value *tfx_json_decode_plain(tfx_ctx *ctx, const char *json, size_t nb
     return v;
 }
 
-bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
-                          tfx_json_vars *out, const char **error)
+static bool decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
+                        bool general, tfx_json_vars *out, const char **error)
 {
     decoder d;
     /* One more level of JSON for the variables object itself. */
     size_t depth = json_max_depth(ctx, typed);
     const jnode *node = parse_json_lazy(ctx, json, nbytes, false,
-                                        depth < SIZE_MAX ? depth + 1 : depth, typed, error);
+                                        depth < SIZE_MAX ? depth + 1 : depth, typed, general,
+                                        error);
     const jmember *m;
     tfx_str *names;
     const tfx_value **values;
@@ -2322,6 +2454,7 @@ bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool ty
         return false;
     }
     decoder_init(&d, ctx, json, nbytes);
+    d.general = general;
     n = unique_members(ctx, node, &m);
     names = tfx_ctx_alloc_array(ctx, n + 1, sizeof(*names));
     values = tfx_ctx_alloc_array(ctx, n + 1, sizeof(const tfx_value *));
@@ -2342,6 +2475,18 @@ bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool ty
     out->names = names;
     out->values = values;
     return true;
+}
+
+bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
+                          tfx_json_vars *out, const char **error)
+{
+    return decode_vars(ctx, json, nbytes, typed, false, out, error);
+}
+
+bool tfx_json_decode_vars_general(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
+                                  tfx_json_vars *out, const char **error)
+{
+    return decode_vars(ctx, json, nbytes, typed, true, out, error);
 }
 
 /* ====================================================================

@@ -59,6 +59,10 @@ typedef struct {
  * tfx_json_decode_plain reads it (errors begin "variables.NAME: "). */
 bool tfx_json_decode_vars(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
                           tfx_json_vars *out, const char **error);
+/* The same without the reader's fast paths (for tests, which compare the
+ * two). */
+bool tfx_json_decode_vars_general(tfx_ctx *ctx, const char *json, size_t nbytes, bool typed,
+                                  tfx_json_vars *out, const char **error);
 
 /* v as a typed value, compact JSON, byte for byte what the Go adapter
  * writes: the top node with "type"; a node's members in the order type,

@@ -737,6 +737,16 @@ static uint32_t lazy_rnd(uint32_t n)
     return (lazy_rnd_state >> 8) % n;
 }
 
+/* For k 0 a null node, for k 1 the unknown node given: whether k was
+ * one of them. */
+static bool put_state(tfx_textbuf *b, uint32_t k, const char *unknown)
+{
+    if (k > 1)
+        return false;
+    tfx_textbuf_puts(b, k == 0 ? "{\"null\":true}" : unknown);
+    return true;
+}
+
 /* A random node of type object({a=number, b=list(string)}): sometimes
  * null, unknown or marked, its list of 0 to 39 strings (lazy from 16 on),
  * with spaces here and there. */
@@ -745,14 +755,8 @@ static void lazy_node(tfx_textbuf *b)
     uint32_t k = lazy_rnd(20);
     size_t n = lazy_rnd(40);
 
-    if (k == 0) {
-        tfx_textbuf_puts(b, "{\"null\":true}");
+    if (put_state(b, k, "{ \"unknown\" : true }"))
         return;
-    }
-    if (k == 1) {
-        tfx_textbuf_puts(b, "{ \"unknown\" : true }");
-        return;
-    }
     tfx_textbuf_printf(b, "{\"v\":{\"b\":{\"v\":[ ");
     for (size_t i = 0; i < n; i++)
         tfx_textbuf_printf(b, "%s{\"v\":\"s%u\"%s}", i > 0 ? (lazy_rnd(2) ? "," : " ,\n") : "",
@@ -838,6 +842,172 @@ static void test_lazy_arrays(void)
     }
 }
 
+/* ---- The reader's fast paths against its general path ---- */
+
+/* The body of a random JSON string literal: mostly plain text, ASCII or
+ * UTF-8, with now and then an escape, a lone or paired surrogate, a byte
+ * that is not UTF-8, a control character (a syntax error) or, at the
+ * very end, no closing quote. */
+static void fast_string(tfx_textbuf *b)
+{
+    static const char *const pieces[] = {
+        "item-", "abc", "x y", "\xC3\xA9", "e\xCC\x81", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+        "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\u0000", "\\ud83d\\ude00", "\\ud800",
+        "\\udc00x", "\xFF", "\xC3", "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\x01",
+        "\\x", "\\u12", "<&>", "\xE2\x80\xA8", "\x7F",
+    };
+    size_t n = lazy_rnd(6);
+
+    tfx_textbuf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = lazy_rnd(3 * (uint32_t)(sizeof(pieces) / sizeof(pieces[0])));
+
+        if (k < sizeof(pieces) / sizeof(pieces[0]))
+            tfx_textbuf_puts(b, pieces[k]);
+        else
+            tfx_textbuf_printf(b, "s%u", (unsigned)lazy_rnd(100));
+    }
+    if (lazy_rnd(200) != 0)
+        tfx_textbuf_putc(b, '"');
+}
+
+/* A random number payload: short and whole, huge, fractional, negative,
+ * zero and minus zero, with an exponent, or not a number. */
+static void fast_number(tfx_textbuf *b)
+{
+    static const char *const odd[] = {
+        "-0", "0", "1e400", "-1e400", "123456789012345678901234567890", "9223372036854775807",
+        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "0.5",
+        "1.000000000000000000001", "2E3", "1e-400", "inf", "-inf", "01", "1.", "x", "",
+        "18446744073709551616", "4503599627370497",
+    };
+    uint32_t k = lazy_rnd(30);
+
+    if (k < sizeof(odd) / sizeof(odd[0]))
+        tfx_textbuf_printf(b, "\"%s\"", odd[k]);
+    else
+        tfx_textbuf_printf(b, "\"%s%u\"", lazy_rnd(4) == 0 ? "-" : "", (unsigned)lazy_rnd(100000));
+}
+
+/* A random typed node of type ty (a JSON type text) whose elements
+ * follow ty's shape: "string", "number", ["list", T], or an object of
+ * {id=number, name=string, tags=list(string)}; null, unknown and marks
+ * here and there. */
+static void fast_node(tfx_textbuf *b, int shape, int depth)
+{
+    uint32_t k = lazy_rnd(40);
+
+    if (put_state(b, k, "{\"unknown\":true}"))
+        return;
+    tfx_textbuf_puts(b, "{\"v\":");
+    if (shape == 0) {
+        fast_string(b);
+    } else if (shape == 1) {
+        fast_number(b);
+    } else if (shape == 2) {
+        tfx_textbuf_puts(b, "{\"id\":{\"v\":");
+        fast_number(b);
+        tfx_textbuf_puts(b, "},\"name\":{\"v\":");
+        fast_string(b);
+        tfx_textbuf_puts(b, "},\"tags\":");
+        fast_node(b, 3, depth + 1);
+        tfx_textbuf_putc(b, '}');
+    } else {
+        size_t n = lazy_rnd(depth > 0 ? 4 : 40);
+
+        tfx_textbuf_putc(b, '[');
+        for (size_t i = 0; i < n; i++) {
+            if (i > 0)
+                tfx_textbuf_puts(b, lazy_rnd(3) == 0 ? " , " : ",");
+            fast_node(b, depth > 0 ? 0 : (int)lazy_rnd(4) == 3 ? 0 : (int)lazy_rnd(3), depth + 1);
+        }
+        tfx_textbuf_putc(b, ']');
+    }
+    if (k == 2)
+        tfx_textbuf_puts(b, ",\"marks\":[\"sensitive\"]");
+    tfx_textbuf_putc(b, '}');
+}
+
+/* What decoding a variables object gives: each variable's name and
+ * typed encoding, or the error. */
+static const char *vars_outcome(const char *json, bool typed, bool general)
+{
+    tfx_json_vars vars;
+    const char *error = NULL;
+    tfx_textbuf out;
+    bool ok = general ? tfx_json_decode_vars_general(C, json, strlen(json), typed, &vars, &error)
+                      : tfx_json_decode_vars(C, json, strlen(json), typed, &vars, &error);
+
+    if (!ok)
+        return tfx_ctx_printf(C, "error: %s", error);
+    tfx_textbuf_init(&out, C);
+    for (size_t i = 0; i < vars.n; i++) {
+        const char *text = tfx_json_encode_typed_in(C, vars.values[i], NULL, &error);
+
+        tfx_textbuf_printf(&out, "%.*s=%s\n", (int)vars.names[i].nbytes, vars.names[i].s,
+                           text != NULL ? text : error);
+    }
+    return tfx_textbuf_text(&out);
+}
+
+/* tfx_json_decode_vars (the fast paths: plain runs of strings) against
+ * tfx_json_decode_vars_general on random variables files, typed (long
+ * lists are lazy) and plain, good and bad. */
+static void test_fast_paths(void)
+{
+    static const char *const types[] = {
+        "[\"list\",\"string\"]", "[\"list\",\"number\"]",
+        "[\"list\",[\"object\",{\"id\":\"number\",\"name\":\"string\",\"tags\":[\"list\",\"string\"]}]]",
+        "[\"list\",[\"list\",\"string\"]]",
+    };
+    int decoded = 0;   /* both kinds of outcome must be common */
+    int refused = 0;
+
+    for (int round = 0; round < 400; round++) {
+        int shape = (int)lazy_rnd(4);
+        tfx_textbuf t;
+        tfx_textbuf plain;
+
+        tfx_textbuf_init(&t, C);
+        tfx_textbuf_printf(&t, "{\"v\":{\"type\":%s,\"v\":[", types[shape]);
+        for (size_t i = 0, n = lazy_rnd(50); i < n; i++) {
+            if (i > 0)
+                tfx_textbuf_putc(&t, ',');
+            fast_node(&t, shape == 3 ? 3 : shape, shape == 3 ? 1 : 0);
+        }
+        tfx_textbuf_puts(&t, "]}}");
+        const char *fast = vars_outcome(tfx_textbuf_text(&t), true, false);
+
+        CHECK_STR(fast, vars_outcome(tfx_textbuf_text(&t), true, true));
+        if (fast != NULL && strncmp(fast, "error: ", 7) == 0)
+            refused++;
+        else
+            decoded++;
+
+        tfx_textbuf_init(&plain, C);
+        tfx_textbuf_puts(&plain, "{\"a\":[");
+        for (size_t i = 0, n = lazy_rnd(20); i < n; i++) {
+            if (i > 0)
+                tfx_textbuf_putc(&plain, ',');
+            if (lazy_rnd(3) == 0) {   /* an object: the string is a key */
+                tfx_textbuf_putc(&plain, '{');
+                fast_string(&plain);
+                tfx_textbuf_puts(&plain, ":1}");
+            } else {
+                fast_string(&plain);
+            }
+        }
+        tfx_textbuf_puts(&plain, "]}");
+        fast = vars_outcome(tfx_textbuf_text(&plain), false, false);
+        CHECK_STR(fast, vars_outcome(tfx_textbuf_text(&plain), false, true));
+        if (fast != NULL && strncmp(fast, "error: ", 7) == 0)
+            refused++;
+        else
+            decoded++;
+    }
+    CHECK(decoded >= 100 && refused >= 100);
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     TFX_UNUSED(ctx);
@@ -857,6 +1027,7 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_debug();
     test_malloced();
     test_lazy_arrays();
+    test_fast_paths();
 }
 
 int main(void)
