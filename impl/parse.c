@@ -115,25 +115,6 @@ bool tfx_p_grow(parser *p, size_t at, size_t size)
     return true;
 }
 
-void *tfx_p_finish(parser *p, vec *v, size_t size)
-{
-    void *items = NULL;
-
-    if (v->n > 0) {
-        items = tfx_p_alloc_raw(p, v->n * size);
-        if (items != NULL)
-            memcpy(items, p->stack + v->base, v->n * size);
-    }
-    tfx_p_drop(p, v);
-    return items;
-}
-
-void tfx_p_drop(parser *p, vec *v)
-{
-    if (v->n > 0)
-        p->stack_top = v->base;
-    v->n = 0;
-}
 
 /* ---------------------------------------------------------------------
  * The token stream [gram.newlines]

@@ -166,8 +166,30 @@ static inline void *tfx_p_item(const parser *p, const vec *v, size_t size, size_
 {
     return p->stack + v->base + i * size;
 }
-void *tfx_p_finish(parser *p, vec *v, size_t size);
-void tfx_p_drop(parser *p, vec *v);
+static inline void tfx_p_drop(parser *p, vec *v)
+{
+    if (v->n > 0)
+        p->stack_top = v->base;
+    v->n = 0;
+}
+
+/* Inline, as most lists are finished where their item size is a constant:
+ * a list of one item (a call of one argument, a tuple of one item) is then
+ * copied without a call to the library's memcpy (the same bytes). */
+static inline void *tfx_p_finish(parser *p, vec *v, size_t size)
+{
+    void *items = NULL;
+
+    if (v->n > 0) {
+        items = tfx_p_alloc_raw(p, v->n * size);
+        if (items != NULL && v->n == 1)
+            memcpy(items, p->stack + v->base, size);
+        else if (items != NULL)
+            memcpy(items, p->stack + v->base, v->n * size);
+    }
+    tfx_p_drop(p, v);
+    return items;
+}
 
 /* Tokens [gram.newlines].  tfx_p_seek works out the cache for the
  * current position and newline mode; it runs whenever `next` or the mode
