@@ -27,60 +27,76 @@ static bool is_pos_int(json_t *j, json_int_t min)
     return json_is_integer(j) && json_integer_value(j) >= min;
 }
 
-static bool check_pos(json_t *pos, char **why, const char *where)
+/* Where a position or range of diagnostic `index` is, for a message:
+ * "diagnostic 2: subject" (end NULL) or "diagnostic 2: subject.start".
+ * Built only when there is something wrong to say, as the checks run on
+ * every answer. */
+static char *where_text(size_t index, const char *key, const char *end)
 {
-    const char *key;
+    if (end == NULL)
+        return rn_xasprintf("diagnostic %zu: %s", index + 1, key);
+    return rn_xasprintf("diagnostic %zu: %s.%s", index + 1, key, end);
+}
+
+/* Fails with the message where_text + `text` (+ `member` + `after`, when
+ * member is not NULL). */
+static bool where_fail(char **why, size_t index, const char *key, const char *end,
+                       const char *text, const char *member, const char *after)
+{
+    char *where = where_text(index, key, end);
+    rn_buf b = {0};
+
+    rn_buf_adds(&b, where);
+    rn_buf_adds(&b, text);
+    if (member != NULL) {
+        rn_buf_adds(&b, member);
+        rn_buf_adds(&b, after);
+    }
+    free(where);
+    *why = rn_buf_steal(&b);
+    return false;
+}
+
+static bool check_pos(json_t *pos, char **why, size_t index, const char *key,
+                      const char *end)
+{
+    const char *member;
     json_t *item;
 
-    if (!json_is_object(pos)) {
-        *why = rn_xasprintf("%s must be an object {byte, line, column}", where);
-        return false;
-    }
-    if (!is_pos_int(json_object_get(pos, "byte"), 0)) {
-        *why = rn_xasprintf("%s needs \"byte\", an integer >= 0", where);
-        return false;
-    }
-    json_object_foreach(pos, key, item) {
-        if (strcmp(key, "byte") == 0)
+    if (!json_is_object(pos))
+        return where_fail(why, index, key, end,
+                          " must be an object {byte, line, column}", NULL, NULL);
+    if (!is_pos_int(json_object_get(pos, "byte"), 0))
+        return where_fail(why, index, key, end,
+                          " needs \"byte\", an integer >= 0", NULL, NULL);
+    json_object_foreach(pos, member, item) {
+        if (strcmp(member, "byte") == 0)
             continue;
-        if (strcmp(key, "line") != 0 && strcmp(key, "column") != 0) {
-            *why = rn_xasprintf("%s has an unexpected member \"%s\"", where, key);
-            return false;
-        }
-        if (!is_pos_int(item, 1)) {
-            *why = rn_xasprintf("%s.%s must be an integer >= 1", where, key);
-            return false;
-        }
+        if (strcmp(member, "line") != 0 && strcmp(member, "column") != 0)
+            return where_fail(why, index, key, end, " has an unexpected member \"",
+                              member, "\"");
+        if (!is_pos_int(item, 1))
+            return where_fail(why, index, key, end, ".", member,
+                              " must be an integer >= 1");
     }
     return true;
 }
 
-static bool check_range(json_t *range, char **why, const char *where)
+static bool check_range(json_t *range, char **why, size_t index, const char *key)
 {
-    const char *key;
+    const char *member;
     json_t *item;
-    char *sub;
-    bool ok;
 
-    if (!json_is_object(range)) {
-        *why = rn_xasprintf("%s must be an object {start, end}", where);
-        return false;
+    if (!json_is_object(range))
+        return where_fail(why, index, key, NULL,
+                          " must be an object {start, end}", NULL, NULL);
+    json_object_foreach(range, member, item) {
+        if (strcmp(member, "start") != 0 && strcmp(member, "end") != 0)
+            return where_fail(why, index, key, NULL, " has an unexpected member \"",
+                              member, "\"");
     }
-    json_object_foreach(range, key, item) {
-        if (strcmp(key, "start") != 0 && strcmp(key, "end") != 0) {
-            *why = rn_xasprintf("%s has an unexpected member \"%s\"", where, key);
-            return false;
-        }
-    }
-    sub = rn_xasprintf("%s.start", where);
-    ok = check_pos(json_object_get(range, "start"), why, sub);
-    free(sub);
-    if (!ok)
-        return false;
-    sub = rn_xasprintf("%s.end", where);
-    ok = check_pos(json_object_get(range, "end"), why, sub);
-    free(sub);
-    return ok;
+    return check_pos(json_object_get(range, "start"), why, index, key, "start") &&
+           check_pos(json_object_get(range, "end"), why, index, key, "end");
 }
 
 static bool one_of(const char *s, const char *a, const char *b)
@@ -92,8 +108,6 @@ static bool check_diag(json_t *d, bool expected, char **why, size_t index)
 {
     const char *key;
     json_t *item;
-    char *where;
-    bool ok = true;
 
     if (!json_is_object(d)) {
         *why = rn_xasprintf("diagnostic %zu is not an object", index + 1);
@@ -125,10 +139,7 @@ static bool check_diag(json_t *d, bool expected, char **why, size_t index)
                 return false;
             }
         } else if (strcmp(key, "subject") == 0 || strcmp(key, "context") == 0) {
-            where = rn_xasprintf("diagnostic %zu: %s", index + 1, key);
-            ok = check_range(item, why, where);
-            free(where);
-            if (!ok)
+            if (!check_range(item, why, index, key))
                 return false;
         } else {
             *why = rn_xasprintf("diagnostic %zu: unexpected member \"%s\"",

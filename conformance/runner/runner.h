@@ -78,6 +78,8 @@ void rn_buf_addn(rn_buf *b, const char *s, size_t nbytes);
 void rn_buf_adds(rn_buf *b, const char *s);
 void rn_buf_addc(rn_buf *b, char c);
 void rn_buf_printf(rn_buf *b, const char *fmt, ...) RN_PRINTF(2, 3);
+/* Adds n in decimal, as "%zu" does. */
+void rn_buf_add_size(rn_buf *b, size_t n);
 /* Adds `s` with every line prefixed by `indent` and ending in a newline. */
 void rn_buf_add_indented(rn_buf *b, const char *indent, const char *s);
 /* Returns the contents (an empty string if nothing was added) and empties b. */

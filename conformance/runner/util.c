@@ -132,6 +132,20 @@ void rn_buf_addc(rn_buf *b, char c)
     rn_buf_addn(b, &c, 1);
 }
 
+/* What rn_buf_printf(b, "%zu", n) adds, without printf: paths into
+ * values add an index per element checked or compared. */
+void rn_buf_add_size(rn_buf *b, size_t n)
+{
+    char digits[3 * sizeof(size_t) + 1];
+    size_t i = sizeof(digits);
+
+    do {
+        digits[--i] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n > 0);
+    rn_buf_addn(b, digits + i, sizeof(digits) - i);
+}
+
 void rn_buf_printf(rn_buf *b, const char *fmt, ...)
 {
     va_list ap;

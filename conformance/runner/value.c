@@ -396,8 +396,11 @@ static bool check_child(checker *c, json_t *node, json_t *type,
         rn_buf_adds(&c->path, ".v[");
         render_key(&c->path, key);
         rn_buf_addc(&c->path, ']');
-    } else
-        rn_buf_printf(&c->path, ".v[%zu]", index);
+    } else {
+        rn_buf_adds(&c->path, ".v[");
+        rn_buf_add_size(&c->path, index);
+        rn_buf_addc(&c->path, ']');
+    }
     ok = check_node(c, node, type, false);
     if (ok) {
         c->path.nbytes = saved;
@@ -1041,8 +1044,11 @@ static void compare_child(comparer *c, json_t *e, json_t *et, json_t *g,
         rn_buf_addc(&c->path, '[');
         render_key(&c->path, key);
         rn_buf_addc(&c->path, ']');
-    } else
-        rn_buf_printf(&c->path, "[%zu]", index);
+    } else {
+        rn_buf_addc(&c->path, '[');
+        rn_buf_add_size(&c->path, index);
+        rn_buf_addc(&c->path, ']');
+    }
     compare_node(c, e, et, g, gt, true);
     c->path.nbytes = saved;
     c->path.data[saved] = '\0';
