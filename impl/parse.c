@@ -373,36 +373,42 @@ static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_n
 
 /* [gram.prec] The binary operators by precedence, lowest first; each
  * level is left-associative.  Indexed by token kind: whether the token is
- * a binary operator, which, and its level. */
+ * a binary operator, which, and its level; and whether it continues an
+ * expression after a term (an operator, '.', '[' or '?'). */
 #define NLEVELS 6
 
 typedef struct {
     bool is_op;
     signed char level;
     unsigned char op;    /* a tfx_op */
+    bool continues;      /* after a term, continues the expression (continues_term) */
 } binary_op_info;
 
 static const binary_op_info binary_ops[TFX_TOK_COUNT] = {
-    [TFX_TOK_OR] = {true, 0, TFX_OP_OR},
-    [TFX_TOK_AND] = {true, 1, TFX_OP_AND},
-    [TFX_TOK_EQUAL_OP] = {true, 2, TFX_OP_EQUAL},
-    [TFX_TOK_NOT_EQUAL] = {true, 2, TFX_OP_NOT_EQUAL},
-    [TFX_TOK_GREATER_THAN] = {true, 3, TFX_OP_GREATER},
-    [TFX_TOK_GREATER_THAN_EQ] = {true, 3, TFX_OP_GREATER_EQUAL},
-    [TFX_TOK_LESS_THAN] = {true, 3, TFX_OP_LESS},
-    [TFX_TOK_LESS_THAN_EQ] = {true, 3, TFX_OP_LESS_EQUAL},
-    [TFX_TOK_PLUS] = {true, 4, TFX_OP_ADD},
-    [TFX_TOK_MINUS] = {true, 4, TFX_OP_SUBTRACT},
-    [TFX_TOK_STAR] = {true, 5, TFX_OP_MULTIPLY},
-    [TFX_TOK_SLASH] = {true, 5, TFX_OP_DIVIDE},
-    [TFX_TOK_PERCENT] = {true, 5, TFX_OP_MODULO},
+    [TFX_TOK_OR] = {true, 0, TFX_OP_OR, true},
+    [TFX_TOK_AND] = {true, 1, TFX_OP_AND, true},
+    [TFX_TOK_EQUAL_OP] = {true, 2, TFX_OP_EQUAL, true},
+    [TFX_TOK_NOT_EQUAL] = {true, 2, TFX_OP_NOT_EQUAL, true},
+    [TFX_TOK_GREATER_THAN] = {true, 3, TFX_OP_GREATER, true},
+    [TFX_TOK_GREATER_THAN_EQ] = {true, 3, TFX_OP_GREATER_EQUAL, true},
+    [TFX_TOK_LESS_THAN] = {true, 3, TFX_OP_LESS, true},
+    [TFX_TOK_LESS_THAN_EQ] = {true, 3, TFX_OP_LESS_EQUAL, true},
+    [TFX_TOK_PLUS] = {true, 4, TFX_OP_ADD, true},
+    [TFX_TOK_MINUS] = {true, 4, TFX_OP_SUBTRACT, true},
+    [TFX_TOK_STAR] = {true, 5, TFX_OP_MULTIPLY, true},
+    [TFX_TOK_SLASH] = {true, 5, TFX_OP_DIVIDE, true},
+    [TFX_TOK_PERCENT] = {true, 5, TFX_OP_MODULO, true},
+    [TFX_TOK_DOT] = {false, -1, 0, true},
+    [TFX_TOK_OBRACK] = {false, -1, 0, true},
+    [TFX_TOK_QUESTION] = {false, -1, 0, true},
 };
 
-/* Whether a token after a term continues the expression: a traversal, a
- * binary operator or the '?' of a conditional. */
+/* Whether a token after a term continues the expression: a traversal
+ * ('.' or '['), a binary operator or the '?' of a conditional (a flag of
+ * binary_ops). */
 static bool continues_term(tfx_token_kind k)
 {
-    return k == TFX_TOK_DOT || k == TFX_TOK_OBRACK || k == TFX_TOK_QUESTION || binary_ops[k].is_op;
+    return binary_ops[k].continues;
 }
 
 /* [gram.cond] [gram.binary] An expression read from its first term:
