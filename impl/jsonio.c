@@ -438,23 +438,22 @@ static bool read_escape(jparser *p, tfx_textbuf *out)
  * control character, a byte that is not UTF-8 or the end of the text. */
 static size_t plain_run_end(const jparser *p, size_t at)
 {
-    while (at < p->nbytes) {
-        unsigned char c = p->s[at];
+    const unsigned char *s = p->s;
+    size_t n = p->nbytes;
+
+    for (;;) {
         int32_t cp;
         size_t len;
 
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+        while (at < n && s[at] >= 0x20 && s[at] < 0x80 && s[at] != '"' && s[at] != '\\')
             at++;
-            continue;
-        }
-        if (c < 0x80)
-            break;
-        len = tfx_text_decode(p->s + at, p->nbytes - at, &cp);
+        if (at >= n || s[at] < 0x80)
+            return at;
+        len = tfx_text_decode(s + at, n - at, &cp);
         if (cp < 0)
-            break;
+            return at;
         at += len;
     }
-    return at;
 }
 
 /* [fn.jsondecode.result] Fast path of parse_string for a string whose
@@ -1744,49 +1743,160 @@ static bool text_is(const jparser *p, size_t *at, const char *lit)
     return true;
 }
 
-/* The outcome of decode_leaf_fast. */
-typedef enum { LEAF_OTHER, LEAF_DECODED, LEAF_FAILED } leaf_outcome;
+static const tfx_value *collection_value(decoder *d, const tfx_type *ty, const tfx_value **items,
+                                         size_t n, const jpath *path);
+static const tfx_value *object_value(decoder *d, const tfx_type *ty, const tfx_value **vals);
+static bool decode_direct(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
+                          const jpath *path, const tfx_value **out);
 
-/* [value.string.nfc] [num.parse] Fast path of an element of a lazy array
- * whose type ty is string or number and whose node is written exactly
- * {"v":"TEXT"} with TEXT a plain run (plain_run_end: no escape, no
- * control character, no bad UTF-8), after the spaces and the comma
- * before it: decoded straight from the text, with no nodes made.  The
- * general path (parse_next, decode_child) would read an object of the one
- * member "v" holding a string of exactly TEXT's bytes, find no "type",
- * marks, "null" or "unknown", and decode the payload with the same calls
- * as here (decode_payload), so the value or the error is the same.
- * LEAF_OTHER (p untouched) when the element is not of that form. */
-static leaf_outcome decode_leaf_fast(decoder *d, jparser *p, const tfx_type *ty,
-                                     const jpath *path, const tfx_value **out)
+/* decode_direct's payload of a string or a number: "TEXT", TEXT a plain
+ * run (plain_run_end), decoded as decode_payload decodes a JSON string of
+ * those bytes.  A string over the length limit is left to the general
+ * path, which may find another error first. */
+static bool direct_leaf(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
+                        const jpath *path, const tfx_value **out)
 {
-    size_t at = p->pos;
     size_t end;
     tfx_str text;
 
-    if (ty->kind != TFX_TYPE_STRING && ty->kind != TFX_TYPE_NUMBER)
-        return LEAF_OTHER;
+    if (!text_is(p, at, "\""))
+        return false;
+    end = plain_run_end(p, *at);
+    text.s = (const char *)p->s + *at;
+    text.nbytes = end - *at;
+    if (!text_is(p, &end, "\"") || text.nbytes > d->ctx->limits.max_string_bytes)
+        return false;
+    *at = end;
+    if (ty->kind == TFX_TYPE_NUMBER)
+        *out = decode_number(d, text, path);
+    else
+        *out = tfx_value_string(d->ctx, text.s, text.nbytes);
+    return *out != NULL;
+}
+
+/* decode_direct's payload of a list or set: [NODE,NODE,...] with no
+ * spaces, each element decoded directly, in order as decode_array does;
+ * then the value as decode_collection makes it. */
+static bool direct_collection(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
+                              const jpath *path, const tfx_value **out)
+{
+    const tfx_value **items = NULL;
+    size_t n = 0;
+    size_t cap = 0;
+
+    if (!text_is(p, at, "["))
+        return false;
+    while (!text_is(p, at, "]")) {
+        jpath child = jpath_child(path, '[', n, (tfx_str){"", 0});
+
+        if (n > 0 && !text_is(p, at, ","))
+            return false;
+        if (n == cap) {
+            const tfx_value **grown;
+
+            cap = cap == 0 ? 4 : cap * 2;
+            grown = tfx_ctx_alloc_array(d->tmp, cap + 1, sizeof(const tfx_value *));
+            if (n > 0)
+                memcpy((void *)grown, (const void *)items, n * sizeof(const tfx_value *));
+            items = grown;
+        }
+        if (!decode_direct(d, p, at, ty->elem, &child, &items[n]))
+            return false;
+        n++;
+    }
+    *out = collection_value(d, ty, items, n, path);
+    return *out != NULL;
+}
+
+/* decode_direct's payload of an object: {"NAME":NODE,...} with no spaces,
+ * the type's attributes each once in the type's (byte) order, every name a
+ * plain run equal to the attribute's; decode_object would find every key
+ * an attribute and none missing, and decode the values in the same order;
+ * then the value as decode_object makes it. */
+static bool direct_object(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
+                          const jpath *path, const tfx_value **out)
+{
+    const tfx_value **vals;
+    size_t i;
+
+    if (!text_is(p, at, "{"))
+        return false;
+    vals = tfx_ctx_alloc_array(d->tmp, ty->n + 1, sizeof(const tfx_value *));
+    for (i = 0; i < ty->n; i++) {
+        jpath child = jpath_child(path, '.', 0, ty->names[i]);
+        size_t end;
+
+        if ((i > 0 && !text_is(p, at, ",")) || !text_is(p, at, "\""))
+            return false;
+        end = plain_run_end(p, *at);
+        if (end - *at != ty->names[i].nbytes
+            || memcmp(p->s + *at, ty->names[i].s, ty->names[i].nbytes) != 0)
+            return false;
+        *at = end;
+        if (!text_is(p, at, "\":") || !decode_direct(d, p, at, ty->elems[i], &child, &vals[i]))
+            return false;
+    }
+    if (!text_is(p, at, "}"))
+        return false;
+    *out = object_value(d, ty, vals);
+    return true;
+}
+
+/* [value.string.nfc] [num.parse] Fast path of decode_child for a node at
+ * *at written exactly {"v":PAYLOAD} (no "type", marks, "null" or
+ * "unknown", no spaces, no escapes in its strings) whose type ty is a
+ * string, a number, a list or set of such, or an object of such, its
+ * attributes in the type's order: decoded straight from the text, with no
+ * nodes made.  decode_child would read the same members and strings from
+ * that text, find the node's fields in order, and decode the payload with
+ * the same calls in the same order (direct_leaf, direct_collection,
+ * direct_object say which), so the value is the same.  false when the
+ * node is not of that form or its decoding fails (*at is then anywhere in
+ * it, and what was decoded is dropped): the caller reads the node again by
+ * the general path, which reports the error it finds first (an object's
+ * unknown attribute, say, before an earlier attribute's bad number). */
+static bool decode_direct(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
+                          const jpath *path, const tfx_value **out)
+{
+    bool ok;
+
+    if (!text_is(p, at, "{\"v\":"))
+        return false;
+    switch (ty->kind) {
+    case TFX_TYPE_STRING:
+    case TFX_TYPE_NUMBER:
+        ok = direct_leaf(d, p, at, ty, path, out);
+        break;
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET:
+        ok = direct_collection(d, p, at, ty, path, out);
+        break;
+    case TFX_TYPE_OBJECT:
+        ok = direct_object(d, p, at, ty, path, out);
+        break;
+    default:
+        return false;
+    }
+    return ok && text_is(p, at, "}");
+}
+
+/* An element of a lazy array by decode_direct, after the spaces and the
+ * comma before it; p moves past it when it was decoded. */
+static bool decode_element_direct(decoder *d, jparser *p, const tfx_type *ty, const jpath *path,
+                                  const tfx_value **out)
+{
+    size_t at = p->pos;
+
     while (at < p->nbytes && is_space(p->s[at]))
         at++;
     if (at < p->nbytes && p->s[at] == ',')
         at++;
     while (at < p->nbytes && is_space(p->s[at]))
         at++;
-    if (!text_is(p, &at, "{\"v\":\""))
-        return LEAF_OTHER;
-    end = plain_run_end(p, at);
-    text.s = (const char *)p->s + at;
-    text.nbytes = end - at;
-    if (!text_is(p, &end, "\"}"))
-        return LEAF_OTHER;
-    p->pos = end;
-    if (ty->kind == TFX_TYPE_NUMBER) {
-        *out = decode_number(d, text, path);
-    } else {
-        tfx_ctx_check_string(d->ctx, text.nbytes);
-        *out = tfx_value_string(d->ctx, text.s, text.nbytes);
-    }
-    return *out != NULL ? LEAF_DECODED : LEAF_FAILED;
+    if (!decode_direct(d, p, &at, ty, path, out))
+        return false;
+    p->pos = at;
+    return true;
 }
 
 /* Decodes the elements of a lazy array (jnode.lazy) into items, reading
@@ -1818,14 +1928,9 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
     for (i = 0; i < raw->n && ok; i++) {
         jpath child = jpath_child(path, '[', i, (tfx_str){"", 0});
         const tfx_type *elem = tuple ? ty->elems[i] : ty->elem;
-        leaf_outcome leaf = d->general ? LEAF_OTHER
-                                       : decode_leaf_fast(d, &p, elem, &child, &items[i]);
         next_job job;
+        bool direct;
 
-        if (leaf != LEAF_OTHER) {
-            ok = leaf == LEAF_DECODED;
-            continue;
-        }
         if (box->arena == NULL || tfx_arena_used(box->arena) > LAZY_SCRATCH_BYTES) {
             tfx_arena_free(box->arena);
             box->arena = NULL;
@@ -1835,6 +1940,12 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
             scratch = *d->ctx;
             scratch.arena = box->arena;
         }
+        /* what the element needs only meanwhile goes to the scratch */
+        d->tmp = &scratch;
+        direct = !d->general && decode_element_direct(d, &p, elem, &child, &items[i]);
+        d->tmp = outer;
+        if (direct)
+            continue;
         p.ctx = &scratch;
         job.p = &p;
         job.node = NULL;
@@ -1906,25 +2017,33 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem, const tfx_v
     return tfx_value_mark(ctx, tfx_value_set(ctx, elem, items, n), marks);
 }
 
+/* The list or set of type ty of the decoded items[0..n). */
+static const tfx_value *collection_value(decoder *d, const tfx_type *ty, const tfx_value **items,
+                                         size_t n, const jpath *path)
+{
+    const tfx_type *elem;
+
+    if (n == 0)
+        return ty->kind == TFX_TYPE_LIST ? tfx_value_list(d->ctx, ty->elem, NULL, 0)
+                                         : tfx_value_set(d->ctx, ty->elem, NULL, 0);
+    elem = same_types(d, items, n, path);
+    if (elem == NULL)
+        return NULL;
+    if (ty->kind == TFX_TYPE_LIST && same_type(elem, ty->elem))
+        return tfx_value_list_of_type(d->ctx, ty, items, n);
+    if (ty->kind == TFX_TYPE_LIST)
+        return tfx_value_list(d->ctx, elem, items, n);
+    return make_set(d->ctx, elem, items, n);
+}
+
 static const tfx_value *decode_collection(decoder *d, const jnode *raw, const tfx_type *ty,
                                           const jpath *path)
 {
     const tfx_value **items = decode_array(d, raw, ty, path);
-    const tfx_type *elem;
 
     if (items == NULL)
         return NULL;
-    if (raw->n == 0)
-        return ty->kind == TFX_TYPE_LIST ? tfx_value_list(d->ctx, ty->elem, NULL, 0)
-                                         : tfx_value_set(d->ctx, ty->elem, NULL, 0);
-    elem = same_types(d, items, raw->n, path);
-    if (elem == NULL)
-        return NULL;
-    if (ty->kind == TFX_TYPE_LIST && same_type(elem, ty->elem))
-        return tfx_value_list_of_type(d->ctx, ty, items, raw->n);
-    if (ty->kind == TFX_TYPE_LIST)
-        return tfx_value_list(d->ctx, elem, items, raw->n);
-    return make_set(d->ctx, elem, items, raw->n);
+    return collection_value(d, ty, items, raw->n, path);
 }
 
 static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type *ty,
@@ -1970,7 +2089,6 @@ static const tfx_value *decode_object(decoder *d, const jnode *raw, const tfx_ty
     size_t n;
     size_t i;
     size_t j = 0;
-    bool exact = true;
 
     if (raw->kind != J_OBJECT) {
         fail(d, "%s: an object must be a JSON object, got %s", jpath_text(d, path), abbreviated(d, raw));
@@ -1998,9 +2116,19 @@ static const tfx_value *decode_object(decoder *d, const jnode *raw, const tfx_ty
         vals[i] = decode_child(d, m[j].value, ty->elems[i], &child);
         if (vals[i] == NULL)
             return NULL;
+    }
+    return object_value(d, ty, vals);
+}
+
+/* The object of type ty of the decoded vals (one per attribute). */
+static const tfx_value *object_value(decoder *d, const tfx_type *ty, const tfx_value **vals)
+{
+    bool exact = true;
+    size_t i;
+
+    for (i = 0; i < ty->n; i++)
         if (!same_type(vals[i]->type, ty->elems[i]))
             exact = false;
-    }
     /* ty is a value's type (no optional attributes): when every value has
      * its attribute's type, the object's type is ty. */
     if (exact && !tfx_type_has_optional(ty))

@@ -905,13 +905,24 @@ static void fast_node(tfx_textbuf *b, int shape, int depth)
     } else if (shape == 1) {
         fast_number(b);
     } else if (shape == 2) {
-        tfx_textbuf_puts(b, "{\"id\":{\"v\":");
+        /* now and then out of order, an attribute missing, one too many
+         * or a space */
+        uint32_t odd = lazy_rnd(20);
+
+        tfx_textbuf_puts(b, odd == 3 ? "{\"name\":{\"v\":\"n\"},\"id\":{\"v\":"
+                                     : odd == 4 ? "{ \"id\":{\"v\":" : "{\"id\":{\"v\":");
         fast_number(b);
-        tfx_textbuf_puts(b, "},\"name\":{\"v\":");
-        fast_string(b);
-        tfx_textbuf_puts(b, "},\"tags\":");
-        fast_node(b, 3, depth + 1);
-        tfx_textbuf_putc(b, '}');
+        if (odd != 3) {
+            tfx_textbuf_puts(b, odd == 5 ? "},\"nam\":{\"v\":" : "},\"name\":{\"v\":");
+            fast_string(b);
+        }
+        if (odd != 6) {
+            tfx_textbuf_puts(b, "},\"tags\":");
+            fast_node(b, 3, depth + 1);
+        } else {
+            tfx_textbuf_putc(b, '}');
+        }
+        tfx_textbuf_puts(b, odd == 7 ? ",\"x\":{\"v\":\"1\"}}" : "}");
     } else {
         size_t n = lazy_rnd(depth > 0 ? 4 : 40);
 
