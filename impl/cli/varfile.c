@@ -104,6 +104,19 @@ static void report(vfile *f, const char *category, const char *summary, const ch
     f->errors++;
 }
 
+/* s[0..n) as a NUL-terminated string (s need not be terminated: a
+ * file's text is bytes), or NULL when memory runs out. */
+static char *copy_bytes(const char *s, size_t n)
+{
+    char *c = malloc(n + 1);
+
+    if (c != NULL) {
+        memcpy(c, s, n);
+        c[n] = '\0';
+    }
+    return c;
+}
+
 /* HCL's text of a range, FILE:LINE,COLUMN-COLUMN or -LINE,COLUMN. */
 static void range_text(const vfile *f, size_t start, size_t end, char *buf, size_t cap)
 {
@@ -280,7 +293,7 @@ static int load_hcl(vfile *f, json_t *vars)
         if (j < f->n && t[j] == '=' && !(j + 1 < f->n && t[j + 1] == '=')) {
             size_t start = j + 1, end;
             int open;
-            char *name = strndup(t + name_start, name_end - name_start);
+            char *name = copy_bytes(t + name_start, name_end - name_start);
             json_t *prev = name != NULL ? json_object_get(seen, name) : NULL;
 
             if (name == NULL) {
