@@ -491,6 +491,26 @@ static tfx_source *parse_input(const cli_opts *o)
     return src;
 }
 
+/* The start of a command that only parses (parse, refs): its options and
+ * its parsed input in *src.  -1 to go on; otherwise the exit status, with
+ * the options freed. */
+static int parse_command(cli_opts *o, int argc, char **argv, tfx_source **src)
+{
+    int status = cli_parse_opts(o, argc, argv);
+
+    *src = NULL;
+    if (status >= 0) {
+        cli_opts_free(o);
+        return status;
+    }
+    *src = parse_input(o);
+    if (*src == NULL) {
+        cli_opts_free(o);
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
 /* Prints every diagnostic of a source or result to stderr, rendered. */
 void cli_print_diags(const tfx_source *src, const tfx_result *r)
 {
@@ -526,17 +546,10 @@ static int cmd_parse(int argc, char **argv)
 {
     cli_opts o = {.cmd = "parse", .usage = usage_parse, .takes = TAKES_DUMP};
     tfx_source *src;
-    int status = cli_parse_opts(&o, argc, argv);
+    int status = parse_command(&o, argc, argv, &src);
 
-    if (status >= 0) {
-        cli_opts_free(&o);
+    if (status >= 0)
         return status;
-    }
-    src = parse_input(&o);
-    if (src == NULL) {
-        cli_opts_free(&o);
-        return EXIT_USAGE;
-    }
     status = tfx_source_has_errors(src) ? EXIT_INPUT_ERRORS : EXIT_SUCCESS;
     if (o.json) {
         char *tree = status == EXIT_SUCCESS ? tfx_source_dump(src, TFX_DUMP_JSON) : NULL;
@@ -748,17 +761,10 @@ static int cmd_refs(int argc, char **argv)
     cli_opts o = {.cmd = "refs", .usage = usage_refs, .takes = 0};
     tfx_source *src;
     tfx_refs *refs = NULL;
-    int status = cli_parse_opts(&o, argc, argv);
+    int status = parse_command(&o, argc, argv, &src);
 
-    if (status >= 0) {
-        cli_opts_free(&o);
+    if (status >= 0)
         return status;
-    }
-    src = parse_input(&o);
-    if (src == NULL) {
-        cli_opts_free(&o);
-        return EXIT_USAGE;
-    }
     if (!tfx_source_has_errors(src)) {
         refs = tfx_source_refs(src);
         if (refs == NULL) {
