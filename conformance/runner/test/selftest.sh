@@ -574,9 +574,12 @@ has jobs3-text err "adapter "
 run jobs-quiet --adapter "$(q "$FAKE")" --jobs 2 --quiet --filter id:V0000001 "$CASES"
 check "jobs-quiet: no timing line with --quiet" bash -c "! grep -q 'wall' $(q "$TMP/jobs-quiet.err")"
 # Crashes, hangs and malformed answers with several adapters: each is
-# recorded against its own case, and the others run on.
+# recorded against its own case, and the others run on.  The extra-line
+# cases are left out: which case meets an extra answer depends on which
+# adapter takes the next case, which under --jobs 3 is a matter of timing
+# (--jobs 1 checks them above).
 run jobs-prot --adapter "exec $(q "$FAKE")" --timeout 1 --jobs 3 --format json \
-    "$CASES/protocol.json"
+    --filter 'name:protocol/[!e]*' --filter 'name:protocol/errored/*' "$CASES/protocol.json"
 status jobs-prot 1
 pycheck outcomes "$TMP/jobs-prot.out" P0000001=crashed "P0000001~exited with status 5" \
     "P0000019=fail[value]" P0000025=pass P0000027=pass P0000028=crashed
