@@ -220,11 +220,9 @@ static int load_var(gather *g, const char *arg)
         free(name);
         return ok;
     }
-    name = malloc((size_t)(eq - arg) + 1);
+    name = strndup(arg, (size_t)(eq - arg));
     if (name == NULL)
         return 0;
-    memcpy(name, arg, (size_t)(eq - arg));
-    name[eq - arg] = '\0';
     ok = tfx_context_set_json(g->ctx, name, eq + 1, strlen(eq + 1), &error) == 0;
     if (!ok)
         cli_msg("tfexpr %s: --var %s: %s\n", g->o->cmd, name, error != NULL ? error : "out of memory");
