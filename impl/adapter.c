@@ -33,6 +33,7 @@
 
 struct tfx_adapter {
     int said_hello;               /* a hello request has been answered */
+    tfx_profile profile;          /* [profile.adapter] the hello request's "profile" */
     tfx_limits parse_limits;      /* of every parse */
     tfx_eval_limits eval_limits;  /* of every evaluation */
 };
@@ -238,10 +239,18 @@ static void errored(answer_text *o, json_t *seq, const char *message)
     put_text(o, "}");
 }
 
-static void answer_hello(tfx_adapter *a, answer_text *o)
+static void answer_hello(tfx_adapter *a, answer_text *o, const json_t *request)
 {
     const char *name;
+    const char *profile = json_string_value(json_object_get(request, "profile"));
     size_t i;
+
+    /* [profile.adapter] the run's profile, P14 when the hello names none */
+    if (profile != NULL && strcmp(profile, "PN") != 0 && strcmp(profile, "P14") != 0) {
+        errored(o, NULL, "unknown \"profile\" (only \"P14\" and \"PN\")");
+        return;
+    }
+    a->profile = profile != NULL && strcmp(profile, "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;
 
     put_text(o, "{\"protocol\":1,\"implementation\":{\"name\":\"tfexpr\",\"version\":");
     put_string(o, tfx_version());
@@ -267,7 +276,7 @@ static void answer_hello(tfx_adapter *a, answer_text *o)
         put_text(o, name);
         put_text(o, "\"");
     }
-    put_text(o, "],\"profiles\":[\"P14\"]}");
+    put_text(o, "],\"profiles\":[\"P14\",\"PN\"]}");
     a->said_hello = 1;
 }
 
@@ -374,9 +383,10 @@ static tfx_source *parse_case(const tfx_adapter *a, answer_text *o, json_t *seq,
     } else {
         n = json_string_length(json_object_get(c, "input"));
     }
-    src = tfx_source_parse("case.hcl", input, n,
-                           strcmp(mode, "template") == 0 ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION,
-                           &a->parse_limits);
+    src = tfx_source_parse_profile("case.hcl", input, n,
+                                   strcmp(mode, "template") == 0 ? TFX_MODE_TEMPLATE
+                                                                 : TFX_MODE_EXPRESSION,
+                                   &a->parse_limits, a->profile);
     free(decoded);
     if (src == NULL)
         errored(o, seq, "out of memory");
@@ -725,6 +735,7 @@ static void answer_eval(const tfx_adapter *a, answer_text *o, json_t *seq, json_
         return;
     }
     tfx_context_set_host(ctx, host);
+    tfx_context_set_profile(ctx, a->profile);
     if (console)
         tfx_context_allow_type_function(ctx, 1);
     /* [flavor.table] the case's "flavor" chooses the function table */
@@ -851,7 +862,7 @@ TFX_API char *tfx_adapter_handle(tfx_adapter *a, const char *line,
     } else if ((name = json_string_value(json_object_get(request, "cmd"))) == NULL) {
         errored(&o, json_object_get(request, "seq"), "request without a string \"cmd\"");
     } else if (strcmp(name, "hello") == 0) {
-        answer_hello(a, &o);
+        answer_hello(a, &o, request);
     } else if (strcmp(name, "run") == 0) {
         answer_run(a, &o, request, &raw_vars);
     } else if (strcmp(name, "stop") == 0) {

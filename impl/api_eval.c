@@ -32,6 +32,7 @@ struct tfx_context {
     bool allow_functions;
     bool allow_type;                /* [fn.type] the console-only type() */
     bool opentofu;                  /* [flavor.table] OpenTofu's function table */
+    bool pn;                        /* [profile.option] profile PN */
     tfx_host *host;                 /* [host.api] borrowed, or NULL */
 };
 
@@ -130,6 +131,18 @@ TFX_API int tfx_context_set_flavor(tfx_context *c, tfx_flavor flavor)
     case TFX_FLAVOR_TERRAFORM:
     case TFX_FLAVOR_OPENTOFU:
         c->opentofu = flavor == TFX_FLAVOR_OPENTOFU;
+        return 0;
+    }
+    return -1;
+}
+
+/* [profile.option] */
+TFX_API int tfx_context_set_profile(tfx_context *c, tfx_profile profile)
+{
+    switch (profile) {
+    case TFX_PROFILE_P14:
+    case TFX_PROFILE_PN:
+        c->pn = profile == TFX_PROFILE_PN;
         return 0;
     }
     return -1;
@@ -444,6 +457,7 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
     if (c != NULL) {
         r->mem.host = c->host;
         r->mem.opentofu = c->opentofu;
+        r->mem.pn = c->pn;
         env.has_variables = c->allow_variables;
         env.var_names = c->names;
         env.var_values = (const tfx_value *const *)c->values;

@@ -42,6 +42,8 @@ typedef struct tfx_ctx {
     struct tfx_host *host;    /* the outside world (host.h), or NULL: none */
     bool opentofu;            /* [flavor.table] OpenTofu's function table, for the
                                  functions that render templates themselves */
+    bool pn;                  /* [profile.option] profile PN's rules (newer HCL and
+                                 cty), else P14's */
     tfx_ctx_limits limits;
     size_t steps;
     size_t depth;

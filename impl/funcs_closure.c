@@ -1079,8 +1079,9 @@ static const tfx_value *templatestring_impl(tfx_ctx *ctx, const tfx_function *fn
         return tfx_fn_arg_error(err, 0, "invalid template value: a string is required");
     v = tfx_value_unmark(ctx, v, &marks);
     tfx_diags_init(&mine, ctx->arena);
-    tmpl = tfx_parse(ctx->arena, (const unsigned char *)v->as.string.s, v->as.string.nbytes,
-                     TFX_LEX_TEMPLATE, ctx->limits.max_depth, &mine);
+    tmpl = tfx_parse_profile(ctx->arena, (const unsigned char *)v->as.string.s,
+                             v->as.string.nbytes, TFX_LEX_TEMPLATE, ctx->limits.max_depth,
+                             ctx->pn, &mine);
     if (tmpl == NULL)
         tfx_fn_nomem(ctx);
     if (tfx_diags_has_errors(&mine))

@@ -851,8 +851,8 @@ static const tfx_value *templatefile_render(tfx_ctx *ctx, const tfx_value *path_
     ev.filename = path->as.string.s;
     tfx_diags_init(&diags, ctx->arena);
     ev.diags = &diags;
-    tmpl = tfx_parse(ctx->arena, (const unsigned char *)data, n, TFX_LEX_TEMPLATE,
-                     ctx->limits.max_depth, &diags);
+    tmpl = tfx_parse_profile(ctx->arena, (const unsigned char *)data, n, TFX_LEX_TEMPLATE,
+                             ctx->limits.max_depth, ctx->pn, &diags);
     if (tmpl == NULL)
         tfx_fn_nomem(ctx);
     if (tfx_diags_has_errors(&diags))

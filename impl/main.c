@@ -97,6 +97,11 @@ static const char usage_adapter[] =
     "  --limit-depth N    nesting of constructs (default 256)\n" \
     "  --limit-memory N   bytes of memory for the parse (default 1073741824)\n"
 
+#define USAGE_PROFILE \
+    "  --profile P        the upstream versions to follow: P14 (HCL 2.14.1 and\n" \
+    "                     cty 1.12.1, the default) or PN (HCL 2.24.0 and cty\n" \
+    "                     1.18.1, what current Terraform pins; spec/profiles.md)\n"
+
 #define USAGE_FLAVOR \
     "  --flavor F         the function table: terraform (Terraform's, the\n" \
     "                     default) or opentofu (Terraform's plus OpenTofu's own\n" \
@@ -107,7 +112,7 @@ static const char usage_console[] =
     "usage: tfexpr console [--var NAME=JSON]... [--var-file FILE]... [--vars FILE.json]\n"
     "                      [--no-functions] [--flavor terraform|opentofu]\n"
     "                      [--limit-NAME N]... [--base-dir DIR] [--now RFC3339]\n"
-    "                      [--seed N] [--home DIR]\n"
+    "                      [--seed N] [--home DIR] [--profile P14|PN]\n"
     "\n"
     "Reads expressions and prints their values as `terraform console` does,\n"
     "without a configuration: type() shows a type, 'help' a help line, 'exit'\n"
@@ -120,6 +125,7 @@ static const char usage_console[] =
     "--var-file FILE in the order given (spec/cli-varfiles.md); --vars\n"
     "FILE.json defines other root names (local, resources, ...) as typed values.\n"
     USAGE_FLAVOR
+    USAGE_PROFILE
     "The limits and the outside world: as for tfexpr eval (tfexpr eval --help).\n"
     "Errors are printed to standard error with the source line and a caret.\n"
     "Exit status: 0 every expression evaluated (on a terminal: always, at\n"
@@ -128,7 +134,7 @@ static const char usage_console[] =
 
 static const char usage_parse[] =
     "usage: tfexpr parse [--template] [--format sexpr|ranges|json|source]\n"
-    "                    [--limit-NAME N]... (EXPR | - | --file FILE)\n"
+    "                    [--profile P14|PN] [--limit-NAME N]... (EXPR | - | --file FILE)\n"
     "\n"
     "Parses an expression (or with --template a bare template) and prints its\n"
     "syntax tree:\n"
@@ -138,6 +144,7 @@ static const char usage_parse[] =
     "  source   source text that parses to the same tree\n"
     USAGE_INPUT
     "(Before issue 14 the argument of parse named a file: use --file FILE.)\n"
+    USAGE_PROFILE
     USAGE_PARSE_LIMITS
     USAGE_DIAGS
     "Exit status: 0 parsed, 1 the input has errors, 2 usage or I/O error.\n";
@@ -146,7 +153,8 @@ static const char usage_eval[] =
     "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]... [--var-file FILE]...\n"
     "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
     "                   [--base-dir DIR] [--now RFC3339] [--seed N] [--home DIR]\n"
-    "                   [--flavor terraform|opentofu] (EXPR | - | --file FILE)\n"
+    "                   [--flavor terraform|opentofu] [--profile P14|PN]\n"
+    "                   (EXPR | - | --file FILE)\n"
     "\n"
     "Evaluates an expression (or with --template a bare template) as Terraform\n"
     "does, and prints its value:\n"
@@ -158,6 +166,7 @@ static const char usage_eval[] =
     "         type() result is {\"type\": \"type\", \"v\": TEXT}, TEXT as text shows it\n"
     USAGE_INPUT
     USAGE_FLAVOR
+    USAGE_PROFILE
     USAGE_VARS
     "The outside world (spec/functions-files.md):\n"
     "  --base-dir DIR     the file functions (file, fileset, templatefile, ...) read\n"
@@ -177,7 +186,7 @@ static const char usage_eval[] =
 
 static const char usage_refs[] =
     "usage: tfexpr refs [--template] [--format text|json] [--limit-NAME N]...\n"
-    "                   (EXPR | - | --file FILE)\n"
+    "                   [--profile P14|PN] (EXPR | - | --file FILE)\n"
     "\n"
     "Lists the variable references of an expression (or with --template a\n"
     "bare template) without evaluating it: one traversal per reference to a\n"
@@ -189,6 +198,7 @@ static const char usage_refs[] =
     "         {\"root\", \"steps\": [{\"attr\"} | {\"index\": TYPED}], \"root_range\",\n"
     "         \"range\"} as the conformance protocol's refs answer has it\n"
     USAGE_INPUT
+    USAGE_PROFILE
     USAGE_PARSE_LIMITS
     USAGE_DIAGS
     "Exit status: 0 listed, 1 the input has errors, 2 usage or I/O error.\n";
@@ -197,7 +207,8 @@ static const char usage_check[] =
     "usage: tfexpr check [--vars-types FILE.json] [--vars FILE.json] [--var NAME=JSON]...\n"
     "                    [--var-file FILE]...\n"
     "                    [--template] [--format text|json] [--limit-NAME N]...\n"
-    "                    [--flavor terraform|opentofu] (EXPR | - | --file FILE)\n"
+    "                    [--flavor terraform|opentofu] [--profile P14|PN]\n"
+    "                    (EXPR | - | --file FILE)\n"
     "\n"
     "Finds the type of an expression (or with --template a bare template)\n"
     "from the types of its variables alone: it is evaluated with each variable\n"
@@ -210,6 +221,7 @@ static const char usage_check[] =
     "                           \"diagnostics\": [...]}\n"
     USAGE_INPUT
     USAGE_FLAVOR
+    USAGE_PROFILE
     USAGE_VARS
     "(check uses only the types of these values).\n"
     USAGE_EVAL_LIMITS
@@ -426,6 +438,15 @@ int cli_parse_opts(cli_opts *o, int argc, char **argv)
             o->var_opts[o->nvar++] = a++;
         } else if ((o->takes & TAKES_EVAL) && strcmp(arg, "--no-functions") == 0) {
             o->no_functions = 1;
+        } else if (strcmp(arg, "--profile") == 0 && has_next) {
+            /* [profile.option] */
+            const char *p = argv[++a];
+
+            if (strcmp(p, "P14") != 0 && strcmp(p, "PN") != 0) {
+                cli_msg("tfexpr %s: unknown profile '%s' (P14 or PN)\n%s", o->cmd, p, o->usage);
+                return EXIT_USAGE;
+            }
+            o->profile = strcmp(p, "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;
         } else if ((o->takes & TAKES_EVAL) && strcmp(arg, "--flavor") == 0 && has_next) {
             const char *f = argv[++a];
 
@@ -484,7 +505,7 @@ static tfx_source *parse_input(const cli_opts *o)
                 o->file != NULL ? o->file : "the input");
         return NULL;
     }
-    src = tfx_source_parse(name, input, n, o->mode, &o->parse_limits);
+    src = tfx_source_parse_profile(name, input, n, o->mode, &o->parse_limits, o->profile);
     free(input);
     if (src == NULL)
         cli_msg("tfexpr %s: out of memory\n", o->cmd);
@@ -674,6 +695,7 @@ int cli_eval_setup(const cli_opts *o, tfx_context **ctx, tfx_host **host)
     if (o->no_functions)
         tfx_context_allow_functions(*ctx, 0);
     tfx_context_set_flavor(*ctx, o->opentofu ? TFX_FLAVOR_OPENTOFU : TFX_FLAVOR_TERRAFORM);
+    tfx_context_set_profile(*ctx, o->profile);
     /* [host.cli] the defaults: the system clock and random source, $HOME,
      * the process's working directory; no file system */
     tfx_host_use_system_clock(*host);
@@ -828,6 +850,7 @@ static int cmd_check(int argc, char **argv)
     if (o.no_functions)
         tfx_context_allow_functions(ctx, 0);
     tfx_context_set_flavor(ctx, o.opentofu ? TFX_FLAVOR_OPENTOFU : TFX_FLAVOR_TERRAFORM);
+    tfx_context_set_profile(ctx, o.profile);
     status = cli_vars_load(&o, ctx, 1);
     if (status == EXIT_INPUT_ERRORS && o.json)
         print_varfile_errors_json();

@@ -1471,7 +1471,8 @@ done:
  * ------------------------------------------------------------------ */
 
 static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
-                       tfx_lex_mode mode, size_t max_depth, tfx_diags *diags, bool general)
+                       tfx_lex_mode mode, size_t max_depth, tfx_diags *diags, bool general,
+                       bool pn)
 {
     parser p;
     tfx_tokens tokens;
@@ -1486,6 +1487,7 @@ static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes
     memset(&p, 0, sizeof(p));
     p.nl = true;
     p.general = general;
+    p.pn = pn;
     p.arena = arena;
     p.scratch = tfx_arena_alloc(arena, sizeof(tfx_node));
     if (p.scratch == NULL) {
@@ -1527,11 +1529,17 @@ static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes
 tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                     tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
 {
-    return parse(arena, src, nbytes, mode, max_depth, diags, false);
+    return parse(arena, src, nbytes, mode, max_depth, diags, false, false);
+}
+
+tfx_node *tfx_parse_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                            tfx_lex_mode mode, size_t max_depth, bool pn, tfx_diags *diags)
+{
+    return parse(arena, src, nbytes, mode, max_depth, diags, false, pn);
 }
 
 tfx_node *tfx_parse_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                             tfx_lex_mode mode, size_t max_depth, tfx_diags *diags)
 {
-    return parse(arena, src, nbytes, mode, max_depth, diags, true);
+    return parse(arena, src, nbytes, mode, max_depth, diags, true, false);
 }

@@ -28,6 +28,11 @@
 tfx_node *tfx_parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                     tfx_lex_mode mode, size_t max_depth, tfx_diags *diags);
 
+/* tfx_parse with the syntax of profile PN when `pn` (newer HCL's), of
+ * profile P14 otherwise (tfx_parse is this with pn false). */
+tfx_node *tfx_parse_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                            tfx_lex_mode mode, size_t max_depth, bool pn, tfx_diags *diags);
+
 /* The same parse by the general paths alone, without the parser's fast
  * paths (the binary operators by the grammar's rule as written, one call
  * per precedence level, instead of tfx_p_binary's single loop; every

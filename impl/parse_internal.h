@@ -50,6 +50,7 @@ typedef struct {
     bool oom;                /* the arena refused memory */
     tfx_node *scratch;       /* handed out when the arena refuses */
     bool general;            /* the general paths only (tfx_parse_general) */
+    bool pn;                 /* [profile.syntax] newer HCL's syntax (profile PN) */
     unsigned char *stack;    /* the scratch stack of lists (malloc'd) */
     size_t stack_top;        /* bytes in use */
     size_t stack_cap;

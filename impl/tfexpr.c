@@ -76,6 +76,14 @@ static void publish_diags(tfx_source *src, const tfx_diags *d, bool out_of_mem)
 TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
                                      tfx_mode mode, const tfx_limits *limits)
 {
+    return tfx_source_parse_profile(filename, text, nbytes, mode, limits, TFX_PROFILE_P14);
+}
+
+/* [profile.option] */
+TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *text,
+                                             size_t nbytes, tfx_mode mode,
+                                             const tfx_limits *limits, tfx_profile profile)
+{
     tfx_limits defaults;
     tfx_arena *arena;
     tfx_source *src;
@@ -118,9 +126,9 @@ TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, siz
         tfx_arena_free(arena);
         return NULL;
     }
-    src->root = tfx_parse(arena, src->text, nbytes,
-                          mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
-                          limits->max_depth, &diags);
+    src->root = tfx_parse_profile(arena, src->text, nbytes,
+                                  mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
+                                  limits->max_depth, profile == TFX_PROFILE_PN, &diags);
     publish_diags(src, &diags, src->root == NULL || tfx_arena_exhausted(arena));
     return src;
 }

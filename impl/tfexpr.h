@@ -118,6 +118,13 @@ typedef enum {
 /* A parsed source: its text, syntax tree and diagnostics. */
 typedef struct tfx_source tfx_source;
 
+/* The upstream versions whose behaviour the library reproduces
+ * (conformance/profiles.json; spec/profiles.md, profile.*). */
+typedef enum {
+    TFX_PROFILE_P14,  /* HCL 2.14.1 + cty 1.12.1 (the default) */
+    TFX_PROFILE_PN    /* HCL 2.24.0 + cty 1.18.1, what current Terraform pins */
+} tfx_profile;
+
 /* Parses text[0..nbytes) (any bytes; not NUL-terminated) in `mode`.
  * `filename` names the source in rendered diagnostics (NULL: "case.hcl").
  * `limits` may be NULL for the defaults.  The text is copied: the caller
@@ -126,6 +133,13 @@ typedef struct tfx_source tfx_source;
  * with tfx_source_free. */
 TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
                                      tfx_mode mode, const tfx_limits *limits);
+
+/* tfx_source_parse with the syntax of `profile` (tfx_source_parse is this
+ * with TFX_PROFILE_P14).  A profile that is not a tfx_profile parses as
+ * TFX_PROFILE_P14. */
+TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *text,
+                                             size_t nbytes, tfx_mode mode,
+                                             const tfx_limits *limits, tfx_profile profile);
 
 /* Frees a source and everything it owns, diagnostics included.  NULL is
  * allowed. */
@@ -235,6 +249,11 @@ typedef enum {
  * TFX_FLAVOR_TERRAFORM).  Returns 0, or -1 (nothing changed) for a value
  * that is not a tfx_flavor. */
 TFX_API int tfx_context_set_flavor(tfx_context *ctx, tfx_flavor flavor);
+
+/* Whose evaluation rules evaluations with this context follow (default
+ * TFX_PROFILE_P14).  Returns 0, or -1 (nothing changed) for a value that
+ * is not a tfx_profile. */
+TFX_API int tfx_context_set_profile(tfx_context *ctx, tfx_profile profile);
 
 /* ---------------------------------------------------------------------
  * The host: what an evaluation may know of the outside world

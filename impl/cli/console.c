@@ -81,8 +81,8 @@ static int is_word(const char *text, size_t n, const char *w)
  * it failed. */
 static int answer(const cli_opts *o, const tfx_context *ctx, const char *text, size_t n)
 {
-    tfx_source *src = tfx_source_parse("<console-input>", text, n, o->mode,
-                                       &o->parse_limits);
+    tfx_source *src = tfx_source_parse_profile("<console-input>", text, n, o->mode,
+                                               &o->parse_limits, o->profile);
     tfx_result *r = NULL;
     int ok = 0;
 

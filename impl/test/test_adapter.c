@@ -41,6 +41,27 @@ static void test_hello(void)
     tfx_adapter_free(a);
 }
 
+/* [profile.adapter] both profiles declared, whichever the hello names; a
+ * profile the adapter does not know is an error answer. */
+static void test_hello_profiles(void)
+{
+    tfx_adapter *a = tfx_adapter_new();
+    int stop = -1;
+    json_t *ans = ask(a, "{\"cmd\":\"hello\",\"protocol\":1,\"profile\":\"PN\"}", &stop);
+    json_t *profiles = json_object_get(ans, "profiles");
+
+    CHECK(json_array_size(profiles) == 2);
+    CHECK_STR(json_string_value(json_array_get(profiles, 0)), "P14");
+    CHECK_STR(json_string_value(json_array_get(profiles, 1)), "PN");
+    CHECK(json_object_get(ans, "errored") == NULL);
+    json_decref(ans);
+    ans = ask(a, "{\"cmd\":\"hello\",\"protocol\":1,\"profile\":\"P13\"}", &stop);
+    CHECK(json_is_true(json_object_get(ans, "errored")));
+    CHECK(json_object_get(ans, "profiles") == NULL);
+    json_decref(ans);
+    tfx_adapter_free(a);
+}
+
 static void test_run_evaluates(void)
 {
     tfx_adapter *a = tfx_adapter_new();
@@ -299,6 +320,7 @@ static void test_limits(void)
 int main(void)
 {
     test_hello();
+    test_hello_profiles();
     test_run_evaluates();
     test_parse_request();
     test_bad_requests();

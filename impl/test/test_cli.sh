@@ -266,6 +266,18 @@ case "$err" in
     *) bad "eval try's listing: $err" ;;
 esac
 
+# --profile: P14 by default, PN on request; anything else is a usage error
+# (spec/profiles.md [profile.option] [profile.default]).
+expect 0 "$tfexpr" eval --profile PN '1 + 1'
+expect 0 "$tfexpr" parse --profile P14 '1 + 1'
+expect 0 "$tfexpr" refs --profile PN 'var.a'
+expect 0 "$tfexpr" check --profile PN '1'
+expect 2 "$tfexpr" eval --profile P15 '1'
+expect 2 "$tfexpr" parse '1' --profile
+for cmd in parse eval refs check console; do
+    if "$tfexpr" "$cmd" --help | grep -q -- '--profile P '; then ok; else bad "$cmd --help has no --profile"; fi
+done
+
 # --flavor: Terraform's table by default, OpenTofu's on request
 # (spec/functions-opentofu.md [flavor.option] [flavor.default]).
 expect 0 "$tfexpr" eval --flavor opentofu 'urldecode("a%20b")'
