@@ -449,6 +449,14 @@ static const char NO_ELEMENT[] = "The given key does not identify an element in 
 
 /* cty's HasIndex of a list, tuple or map and a key already converted
  * (marks ignored): TRUE, FALSE, or UNKNOWN. */
+/* [mark.prop.unknown.pn] Profile PN (HCL 2.23): the top-level marks of
+ * the collection or object v that an index or attribute step keeps on the
+ * unknown it makes up without looking at v's value; none in P14. */
+static const tfx_value *unknown_step_pn(tfx_ev *ev, const tfx_value *unknown, const tfx_value *v)
+{
+    return ev->ctx->pn ? tfx_value_mark(ev->ctx, unknown, v->marks) : unknown;
+}
+
 static tfx_tri has_index(const tfx_value *coll, const tfx_value *key, size_t *index)
 {
     int64_t i;
@@ -540,8 +548,8 @@ static const tfx_value *index_sequence_or_map(tfx_ev *ev, const tfx_value *coll,
     switch (has_index(coll, k, &i)) {
     case TFX_TRI_UNKNOWN:
         if (kind == TFX_TYPE_TUPLE)
-            return dynamic_unknown();
-        return tfx_value_unknown(ctx, coll->type->elem);
+            return unknown_step_pn(ev, dynamic_unknown(), coll);
+        return unknown_step_pn(ev, tfx_value_unknown(ctx, coll->type->elem), coll);
     case TFX_TRI_FALSE:
         if (kind == TFX_TYPE_MAP)
             tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s.", NO_ELEMENT);
@@ -558,6 +566,33 @@ static const tfx_value *index_sequence_or_map(tfx_ev *ev, const tfx_value *coll,
     else
         elem = tfx_value_item(coll, i);
     return tfx_value_mark(ctx, elem, tfx_marks_union(ctx, coll->marks, k->marks));
+}
+
+/* [index.object.unknown.pn] Profile PN (HCL 2.24): index_object after the
+ * key k converted to a string: an unknown key gives unknown(dynamic); the
+ * attribute is checked before the object's value, so an unknown object
+ * gives the unknown of the attribute's type; both keep the object's
+ * marks. */
+static const tfx_value *index_object_pn(tfx_ev *ev, const tfx_value *coll, const tfx_value *k,
+                                        bool was_number, const tfx_range *rng)
+{
+    long ai;
+
+    if (tfx_value_is_unknown(k))
+        return tfx_value_mark(ev->ctx, dynamic_unknown(), coll->marks);
+    ai = tfx_type_attr_index(coll->type, k->as.string.s, k->as.string.nbytes);
+    if (ai < 0) {
+        tfx_ev_error(ev, TFX_CAT_INVALID_INDEX, INVALID_INDEX, rng, NULL, "%s.%s", NO_ELEMENT,
+                     was_number ? " An object only supports looking up attributes by name, not "
+                                  "by numeric index."
+                                : "");
+        return dynamic_unknown();
+    }
+    if (tfx_value_is_unknown(coll))
+        return tfx_value_mark(ev->ctx, tfx_value_unknown(ev->ctx, coll->type->elems[ai]),
+                              coll->marks);
+    return tfx_value_mark(ev->ctx, tfx_value_lookup(coll, k->as.string.s, k->as.string.nbytes),
+                          coll->marks);
 }
 
 /* [index.object] [index.object.unknown] [index.marks] (semantics I8, I9,
@@ -577,6 +612,8 @@ static const tfx_value *index_object(tfx_ev *ev, const tfx_value *coll, const tf
                      why != NULL ? why : "invalid key");
         return dynamic_unknown();
     }
+    if (ev->ctx->pn)
+        return index_object_pn(ev, coll, k, was_number, rng);
     if (!tfx_value_is_known(coll) || tfx_value_is_unknown(k))
         return dynamic_unknown();
     if (tfx_type_attr_index(coll->type, k->as.string.s, k->as.string.nbytes) < 0) {
@@ -607,7 +644,7 @@ static const tfx_value *index_value(tfx_ev *ev, const tfx_value *coll, const tfx
         return dynamic_unknown();
     }
     if (key->type->kind == TFX_TYPE_DYNAMIC || coll->type->kind == TFX_TYPE_DYNAMIC)
-        return dynamic_unknown();
+        return unknown_step_pn(ev, dynamic_unknown(), coll);
     switch (coll->type->kind) {
     case TFX_TYPE_LIST:
     case TFX_TYPE_TUPLE:
@@ -676,7 +713,7 @@ static const tfx_value *get_attr(tfx_ev *ev, const tfx_value *v, const char *nam
             return dynamic_unknown();
         }
         if (tfx_value_is_unknown(v))
-            return tfx_value_unknown(ctx, t->elems[ai]);
+            return unknown_step_pn(ev, tfx_value_unknown(ctx, t->elems[ai]), v);
         return tfx_value_mark(ctx, tfx_ev_object_attr(v, ai, name, nname), v->marks);
     case TFX_TYPE_MAP: {
         /* the key is cty.StringVal(name): NFC, unlike object attributes */
@@ -684,7 +721,7 @@ static const tfx_value *get_attr(tfx_ev *ev, const tfx_value *v, const char *nam
         const tfx_value *elem;
 
         if (tfx_value_is_unknown(v))
-            return tfx_value_unknown(ctx, t->elem);
+            return unknown_step_pn(ev, tfx_value_unknown(ctx, t->elem), v);
         key = tfx_value_string(ctx, name, nname);
         elem = tfx_value_lookup(v, key->as.string.s, key->as.string.nbytes);
         if (elem == NULL) {
@@ -696,7 +733,7 @@ static const tfx_value *get_attr(tfx_ev *ev, const tfx_value *v, const char *nam
         return tfx_value_mark(ctx, elem, v->marks);
     }
     case TFX_TYPE_DYNAMIC:
-        return dynamic_unknown();
+        return unknown_step_pn(ev, dynamic_unknown(), v);
     case TFX_TYPE_LIST:
         if (t->elem->kind != TFX_TYPE_OBJECT)
             break;
@@ -945,7 +982,7 @@ static const tfx_value *operate(tfx_ev *ev, const tfx_node *n, const tfx_functio
  * [op.logic] (semantics O2–O4, O7–O17, O23) BinaryOpExpr: the left
  * operand, the right one, each converted to its parameter's type (both
  * may fail), then the call. */
-static const tfx_value *eval_binary(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+static const tfx_value *eval_binary_p14(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     const tfx_function *fn = tfx_func_operator(operator_function(n->as.op.op));
     size_t mark = ev->diags->n;
@@ -956,6 +993,130 @@ static const tfx_value *eval_binary(tfx_ev *ev, const tfx_node *n, const tfx_env
     args[0] = operand(ev, n, n->as.op.lhs, lhs, &fn->params[0], "left");
     args[1] = operand(ev, n, n->as.op.rhs, rhs, &fn->params[1], "right");
     return operate(ev, n, fn, args, 2, mark);
+}
+
+/* Moves the diagnostics ev->diags[from..n) before ev->diags[to..from)
+ * (both runs keep their own order). */
+static void diags_move_before(tfx_ev *ev, size_t to, size_t from)
+{
+    tfx_diag *d = ev->diags->items;
+    size_t n = ev->diags->n, tail = n - from;
+    tfx_diag *keep;
+
+    if (tail == 0 || from == to)
+        return;
+    keep = tfx_ctx_alloc_array(ev->ctx, tail, sizeof(*keep));
+    memcpy(keep, &d[from], tail * sizeof(*d));
+    memmove(&d[to + tail], &d[to], (from - to) * sizeof(*d));
+    memcpy(&d[to], keep, tail * sizeof(*d));
+}
+
+/* Drops the diagnostics ev->diags[from..to). */
+static void diags_drop(tfx_ev *ev, size_t from, size_t to)
+{
+    tfx_diag *d = ev->diags->items;
+
+    if (from == to)
+        return;
+    memmove(&d[from], &d[to], (ev->diags->n - to) * sizeof(*d));
+    ev->diags->n -= to - from;
+}
+
+/* cty's True() of a known bool operand: a null one is not true. */
+static bool is_true(const tfx_value *v)
+{
+    return tfx_value_is_known(v) && v->as.boolean;
+}
+
+/* [op.logic.pn] Profile PN (HCL 2.24): the short circuit of `&&` and
+ * `||` on converted, unmarked operands l and r, whose evaluations
+ * reported ev->diags[mark..mid) and [mid..n).  NULL when the operation
+ * goes on; otherwise its result, with the diagnostics of the side that
+ * decided it only.  A null operand counts as false (cty's False() is
+ * "not True()"), an unknown one as neither. */
+static const tfx_value *short_circuit_pn(tfx_ev *ev, tfx_op op, const tfx_value *l,
+                                         const tfx_value *r, size_t mark, size_t mid)
+{
+    bool lk = !tfx_value_is_unknown(l), rk = !tfx_value_is_unknown(r);
+    bool decides = op == TFX_OP_OR; /* the value that decides: true for ||, false for && */
+
+    if (!lk && !rk) {
+        if (mid > mark)
+            return NULL;
+        diags_drop(ev, mid, ev->diags->n);
+        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+    }
+    if (lk && is_true(l) == decides) {
+        diags_drop(ev, mid, ev->diags->n);
+        return tfx_value_bool(decides);
+    }
+    if (rk && is_true(r) == decides) {
+        diags_drop(ev, mark, mid);
+        return tfx_value_bool(decides);
+    }
+    if (!lk && is_true(r) != decides) {
+        diags_drop(ev, mid, ev->diags->n);
+        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+    }
+    if (!rk && is_true(l) != decides) {
+        diags_drop(ev, mark, mid);
+        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+    }
+    return NULL;
+}
+
+/* [op.order.pn] [op.logic.pn] [op.marks.unknown.pn] Profile PN (HCL
+ * 2.24): BinaryOpExpr evaluates and converts both operands; conversion
+ * errors come first, followed by the operands' own diagnostics, and end
+ * the operation with the unknown of the result type.  Otherwise the
+ * operands are unmarked (top level), `&&` and `||` may short-circuit
+ * (short_circuit_pn), an error of either operand gives the unknown of
+ * the result type, and the call's result gets the operands' marks, also
+ * when unknown. */
+static const tfx_value *eval_binary_pn(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const tfx_function *fn = tfx_func_operator(operator_function(n->as.op.op));
+    const tfx_type *rt = operator_type(n->as.op.op);
+    size_t mark = ev->diags->n, mid, end;
+    const tfx_value *lhs = tfx_ev_node(ev, n->as.op.lhs, env);
+    const tfx_value *rhs, *args[2], *r;
+    const tfx_marks *lm = NULL, *rm = NULL;
+    tfx_func_error err;
+
+    mid = ev->diags->n;
+    rhs = tfx_ev_node(ev, n->as.op.rhs, env);
+    end = ev->diags->n;
+    args[0] = operand(ev, n, n->as.op.lhs, lhs, &fn->params[0], "left");
+    args[1] = operand(ev, n, n->as.op.rhs, rhs, &fn->params[1], "right");
+    if (ev->diags->n > end) {
+        diags_move_before(ev, mark, end);
+        return tfx_value_unknown(ev->ctx, rt);
+    }
+    args[0] = tfx_value_unmark(ev->ctx, args[0], &lm);
+    args[1] = tfx_value_unmark(ev->ctx, args[1], &rm);
+    lm = tfx_marks_union(ev->ctx, lm, rm);
+    if (n->as.op.op == TFX_OP_AND || n->as.op.op == TFX_OP_OR) {
+        r = short_circuit_pn(ev, n->as.op.op, args[0], args[1], mark, mid);
+        if (r != NULL)
+            return tfx_value_mark(ev->ctx, r, lm);
+    }
+    if (tfx_ev_failed_since(ev, mark))
+        return tfx_value_mark(ev->ctx, tfx_value_unknown(ev->ctx, rt), lm);
+    memset(&err, 0, sizeof(err));
+    r = tfx_ev_func_call(ev->ctx, fn, args, 2, &err);
+    if (r == NULL) {
+        tfx_ev_error(ev, TFX_CAT_OPERATION_FAILED, "Operation failed", &n->range, NULL,
+                     "Error during operation: %s.",
+                     err.message != NULL ? err.message : "the operation failed");
+        return tfx_value_unknown(ev->ctx, rt);
+    }
+    return tfx_value_mark(ev->ctx, r, lm);
+}
+
+/* BinaryOpExpr under the context's profile. */
+static const tfx_value *eval_binary(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    return ev->ctx->pn ? eval_binary_pn(ev, n, env) : eval_binary_p14(ev, n, env);
 }
 
 /* [op.neg] [op.not] (semantics N24, G4) UnaryOpExpr. */
@@ -1063,6 +1224,48 @@ static const tfx_value *chosen_result(tfx_ev *ev, const tfx_node *n, const tfx_n
     return tfx_value_unknown(ev->ctx, rt);
 }
 
+/* [cond.marks.pn] [cond.unknown.pn] [tmpl.eval.if.marks.pn] Profile PN (HCL 2.23): the end of
+ * a conditional whose condition c is not null.  The top-level marks of
+ * c, a and b all go on the result, also when it is unknown; an unknown c
+ * with two null results gives null(rt).  (An unconvertible c is still an
+ * unmarked unknown.) */
+static const tfx_value *conditional_end_pn(tfx_ev *ev, const tfx_node *n, const tfx_value *c,
+                                           const tfx_value *a, const tfx_value *b,
+                                           const tfx_type *rt, bool conv_a, bool conv_b,
+                                           const tfx_unification *u, const tfx_diags *yes_diags,
+                                           const tfx_diags *no_diags)
+{
+    tfx_ctx *ctx = ev->ctx;
+    const tfx_marks *cm = NULL, *am = NULL, *bm = NULL;
+    const char *why = NULL;
+    const tfx_value *r;
+
+    c = tfx_value_unmark(ctx, c, &cm);
+    a = tfx_value_unmark(ctx, a, &am);
+    b = tfx_value_unmark(ctx, b, &bm);
+    cm = tfx_marks_union(ctx, cm, tfx_marks_union(ctx, am, bm));
+    if (tfx_value_is_unknown(c)) {
+        r = tfx_value_is_null(a) && tfx_value_is_null(b) ? tfx_value_null(ctx, rt)
+                                                         : tfx_value_unknown(ctx, rt);
+        return tfx_value_mark(ctx, r, cm);
+    }
+    c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
+    if (c == NULL) {
+        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Incorrect condition type",
+                     &n->as.conditional.cond->range, &n->range,
+                     "The condition expression must be of type bool.");
+        return tfx_value_unknown(ctx, rt);
+    }
+    if (c->as.boolean) {
+        append_diags(ev, yes_diags);
+        r = chosen_result(ev, n, n->as.conditional.true_result, a, rt, conv_a, u, 0, "true");
+    } else {
+        append_diags(ev, no_diags);
+        r = chosen_result(ev, n, n->as.conditional.false_result, b, rt, conv_b, u, 1, "false");
+    }
+    return tfx_value_mark(ctx, r, cm);
+}
+
 /* [cond.order] [cond.type] [cond.unify] [cond.type-error] [cond.null]
  * [cond.unknown] [cond.bool] [cond.diagnostics] [cond.marks]
  * [tmpl.eval.if] (semantics Q1–Q12, T10, T11, T23) ConditionalExpr:
@@ -1121,6 +1324,8 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
                                 "false.");
         return tfx_value_unknown(ctx, rt);
     }
+    if (ctx->pn)
+        return conditional_end_pn(ev, n, c, a, b, rt, conv_a, conv_b, u, &yes_diags, &no_diags);
     if (tfx_value_is_unknown(c))
         return tfx_value_unknown(ctx, rt);
     c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
@@ -1791,6 +1996,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
     bool wrapped_unknown = false;
     bool known = true;
     const tfx_marks *marks = NULL;
+    const tfx_marks *pn_marks; /* [mark.prop.splat.pn] the source's, in PN */
     const tfx_value **vals;
     const tfx_type *elem;
     size_t count;
@@ -1798,11 +2004,12 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
 
     if (tfx_ev_failed_since(ev, mark))
         return dynamic_unknown();
+    pn_marks = ctx->pn ? src->marks : NULL;
     if (tfx_value_is_null(src)) {
         tfx_range context;
 
         if (wrap)
-            return tfx_value_tuple(ctx, NULL, 0);
+            return tfx_value_mark(ctx, tfx_value_tuple(ctx, NULL, 0), pn_marks);
         context = tfx_range_between(n->as.splat.source->range, n->as.splat.marker_range);
         tfx_ev_error(ev, TFX_CAT_NULL_ACCESS, "Splat of null value", &n->as.splat.source->range,
                      &context,
@@ -1811,13 +2018,14 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         return dynamic_unknown();
     }
     if (kind == TFX_TYPE_DYNAMIC)
-        return dynamic_unknown();
+        return tfx_value_mark(ctx, dynamic_unknown(), pn_marks);
     if (wrap) {
         wrapped_unknown = tfx_value_is_unknown(src);
-        src = tfx_value_tuple(ctx, &src, 1);
+        src = tfx_value_mark(ctx, tfx_value_tuple(ctx, &src, 1), pn_marks);
     }
     if (tfx_value_is_unknown(src))
-        return tfx_value_unknown(ctx, splat_result_type(ev, n, env, src->type));
+        return tfx_value_mark(ctx, tfx_value_unknown(ctx, splat_result_type(ev, n, env, src->type)),
+                              pn_marks);
 
     src = tfx_value_unmark(ctx, src, &marks);
     count = tfx_value_length(src);
@@ -1830,7 +2038,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
             known = false;
     }
     if (wrapped_unknown)
-        return dynamic_unknown();
+        return tfx_value_mark(ctx, dynamic_unknown(), marks);
     if (!known) {
         /* the type's diagnostics repeat those above: set aside */
         tfx_diags aside;
@@ -1841,12 +2049,14 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         ev->diags = &aside;
         t = splat_result_type(ev, n, env, src->type);
         ev->diags = saved;
-        return tfx_value_unknown(ctx, t);
+        return tfx_value_mark(ctx, tfx_value_unknown(ctx, t), pn_marks);
     }
     if (src->type->kind == TFX_TYPE_TUPLE)
         return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, count), marks);
     if (count == 0)
-        return tfx_value_list(ctx, splat_result_type(ev, n, env, src->type)->elem, NULL, 0);
+        return tfx_value_mark(
+            ctx, tfx_value_list(ctx, splat_result_type(ev, n, env, src->type)->elem, NULL, 0),
+            pn_marks);
     elem = tfx_value_common_type(vals, count);
     if (elem == NULL) {
         /* [splat.nested.types] upstream P14 panics; tfexpr reports what PN

@@ -277,11 +277,21 @@ static bool key_set_add(tfx_ctx *ctx, key_set *set, size_t index)
     return key_set_find(ctx, set, index) != index;
 }
 
+/* [mark.prop.for.pn] The unknown(dynamic) result of a `for` expression
+ * whose iteration made it unknown: in profile PN (HCL 2.23) it keeps the
+ * marks gathered so far, in P14 none. */
+static const tfx_value *unknown_for_pn(tfx_ctx *ctx, const tfx_marks *marks)
+{
+    return ctx->pn ? tfx_value_mark(ctx, &tfx_value_dynamic_unknown, marks)
+                   : &tfx_value_dynamic_unknown;
+}
+
 /* [for.cond.early] (semantics F12) The `if` clause evaluated once with
  * both variables unknown(dynamic), before the iteration: a null result,
  * one that does not convert to bool, or errors end the expression.
  * Returns whether it may go on. */
-static bool early_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+static bool early_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *env,
+                            const tfx_marks **cond_marks)
 {
     const tfx_node *cond = n->as.for_expr.cond;
     for_scope scope;
@@ -296,6 +306,7 @@ static bool early_condition(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
                      "The value of the 'if' clause must not be null.");
         return false;
     }
+    *cond_marks = r->marks;
     if (tfx_ev_convert(ev, r, &tfx_type_bool, &why) == NULL) {
         tfx_ev_error(ev, TFX_CAT_ITERATION, "Invalid 'for' condition", &cond->range, &n->range,
                      "The 'if' clause value is invalid: %s.", why != NULL ? why : "bool required");
@@ -453,6 +464,7 @@ static bool element_key(tfx_ev *ev, const tfx_node *n, const tfx_env *scope, boo
         *known = false;
         return false;
     }
+    *key_marks = key->marks; /* [mark.prop.for.pn] kept by PN when the key fails */
     if (tfx_value_is_unknown(key)) {
         *known = false;
         return false;
@@ -593,10 +605,10 @@ static bool scratch_key(key_scratch *ks, const tfx_node *n, const tfx_env *scope
     ctx->steps = ks->scratch.steps;
     if (!done)
         tfx_ctx_fail(ctx, ks->scratch.fail_summary, "%s", ks->scratch.fail_detail);
+    *key_marks = tfx_marks_copy(ctx, *key_marks);
     if (!job.ok)
         return false;
     name->s = tfx_ctx_strndup(ctx, name->s, name->nbytes);
-    *key_marks = tfx_marks_copy(ctx, *key_marks);
     return true;
 }
 
@@ -646,8 +658,11 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
         }
         if (!(count >= KEY_SCRATCH_MIN
                   ? scratch_key(&ks, n, &scope.env, &known, &key, &key_marks)
-                  : element_key(ev, n, &scope.env, &known, &key, &key_marks)))
+                  : element_key(ev, n, &scope.env, &known, &key, &key_marks))) {
+            if (ctx->pn)
+                marks = tfx_marks_union(ctx, marks, key_marks);
             continue;
+        }
         marks = tfx_marks_union(ctx, marks, key_marks);
         v = tfx_ev_node(ev, n->as.for_expr.value, &scope.env);
         names[m] = key;
@@ -665,7 +680,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     if (count >= KEY_SCRATCH_MIN)
         key_scratch_free(ks.box);
     if (!known)
-        return &tfx_value_dynamic_unknown;
+        return unknown_for_pn(ctx, marks);
     if (group)
         return tfx_value_mark(ctx, tfx_ev_group(ctx, names, vals, m), marks);
     return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
@@ -703,7 +718,7 @@ static const tfx_value *for_tuple(tfx_ev *ev, const tfx_node *n, const tfx_env *
         vals[m++] = tfx_ev_node(ev, n->as.for_expr.value, &scope.env);
     }
     if (!known)
-        return &tfx_value_dynamic_unknown;
+        return unknown_for_pn(ctx, marks);
     return tfx_value_mark(ctx, tfx_value_tuple(ctx, vals, m), marks);
 }
 
@@ -738,10 +753,24 @@ const tfx_value *tfx_ev_for(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
                      tfx_type_friendly(ctx, coll->type));
         return &tfx_value_dynamic_unknown;
     }
-    if (tfx_value_is_unknown(coll))
-        return &tfx_value_dynamic_unknown;
-    if (n->as.for_expr.cond != NULL && !early_condition(ev, n, env))
-        return &tfx_value_dynamic_unknown;
+    if (ctx->pn) {
+        /* [for.unknown.pn] [mark.prop.for.pn] the early check first; an
+         * unknown collection keeps its marks and the check's */
+        const tfx_marks *cond_marks = NULL;
+
+        if (n->as.for_expr.cond != NULL && !early_condition(ev, n, env, &cond_marks))
+            return &tfx_value_dynamic_unknown;
+        if (tfx_value_is_unknown(coll))
+            return tfx_value_mark(ctx, &tfx_value_dynamic_unknown,
+                                  tfx_marks_union(ctx, marks, cond_marks));
+    } else {
+        const tfx_marks *cond_marks = NULL;
+
+        if (tfx_value_is_unknown(coll))
+            return &tfx_value_dynamic_unknown;
+        if (n->as.for_expr.cond != NULL && !early_condition(ev, n, env, &cond_marks))
+            return &tfx_value_dynamic_unknown;
+    }
     if (n->as.for_expr.key != NULL)
         return for_object(ev, n, env, coll, marks);
     return for_tuple(ev, n, env, coll, marks);

@@ -200,6 +200,38 @@ const tfx_type *tfx_func_return_type(tfx_ctx *ctx, const tfx_function *fn,
     return return_type(ctx, fn, args, nargs, err);
 }
 
+/* [call.unknown.pn] Profile PN (cty 1.15.1+): every argument is looked
+ * at; the marks of those whose parameter does not accept marks are
+ * gathered (at every depth), and when one of them is an unknown its
+ * parameter does not accept, the result is the unknown of ret carrying
+ * all those marks, and the implementation does not run.  NULL when the
+ * call is to go on.  (cty 1.18's other early unknown, for a dynamic
+ * argument to a parameter without AllowDynamicType, is left out: the
+ * parameters' flags here are cty 1.12.1's, and 1.18 sets AllowDynamicType
+ * on many more.) */
+static const tfx_value *unknown_result_pn(tfx_ctx *ctx, const tfx_function *fn,
+                                          const tfx_value *const *args, size_t nargs,
+                                          const tfx_type *ret)
+{
+    const tfx_marks *marks = NULL;
+    bool unknown = false;
+    size_t i;
+
+    for (i = 0; i < nargs; i++) {
+        const tfx_param *p = param_of(fn, i);
+
+        if (p->kind != TFX_PARAM_VALUE)
+            continue;
+        if (!p->allow_marked)
+            marks = tfx_marks_union(ctx, marks, tfx_value_marks_deep(ctx, args[i]));
+        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown)
+            unknown = true;
+    }
+    if (!unknown)
+        return NULL;
+    return tfx_value_mark(ctx, tfx_value_unknown(ctx, ret), marks);
+}
+
 /* [call.machinery] (semantics FN5–FN8, O5, O6, O22, M9, M10) cty's
  * Function.Call:
  *  1. the result type, as tfx_func_return_type decides it (its errors are
@@ -231,6 +263,11 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
     ret = return_type(ctx, fn, args, nargs, err);
     if (ret == NULL)
         return NULL;
+    if (ctx->pn) {
+        result = unknown_result_pn(ctx, fn, args, nargs, ret);
+        if (result != NULL)
+            return result;
+    }
 
     cargs = copy_args(ctx, args, nargs);
     for (i = 0; i < nargs; i++) {
