@@ -24,7 +24,7 @@ static const char *const outcome_names[RN_NOUTCOMES] = {
 };
 
 static const char *const level_names[RN_NLEVELS] = {
-    "outcome", "type", "value", "marks", "refs", "count", "phase", "category",
+    "outcome", "type", "value", "marks", "refinements", "refs", "count", "phase", "category",
     "range", "position", "summary",
 };
 
@@ -265,8 +265,9 @@ rn_answer_kind rn_answer_classify(json_t *answer, const char *request, char **wh
 /* Comparison */
 
 static void compare_value_case(json_t *expected, json_t *answer, rn_result *r,
-                               json_t *categories)
+                               const rn_compare_ctx *ctx)
 {
+    json_t *categories = ctx->categories;
     json_t *diags = json_object_get(answer, "diagnostics");
     json_t *value = json_object_get(answer, "value");
 
@@ -295,7 +296,7 @@ static void compare_value_case(json_t *expected, json_t *answer, rn_result *r,
         return;
     }
     rn_result_set(r, RN_LV_OUTCOME, RN_ST_PASS);
-    rn_value_compare(expected, value, r);
+    rn_value_compare(expected, value, ctx->refinements, r);
 }
 
 void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
@@ -307,7 +308,7 @@ void rn_compare(const rn_compare_ctx *ctx, json_t *expect, json_t *answer,
     if (refs != NULL)
         rn_refs_compare(ctx, refs, answer, r);
     else if (value != NULL)
-        compare_value_case(value, answer, r, ctx->categories);
+        compare_value_case(value, answer, r, ctx);
     else {
         json_t *got_value = json_object_get(answer, "value");
 

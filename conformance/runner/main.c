@@ -301,6 +301,8 @@ static bool start_adapter(run *rs)
                                                "diagnostics.first-only");
     rs->ctx.start_only = rn_json_array_has_str(json_object_get(rs->hello, "capabilities"),
                                                "ranges.start-only");
+    rs->ctx.refinements = rn_json_array_has_str(json_object_get(rs->hello, "capabilities"),
+                                                "value.refinements");
     profiles = json_object_get(rs->hello, "profiles");
     if (profiles != NULL && !rn_json_array_has_str(profiles, rs->profile))
         rn_warn("the adapter does not list profile %s among its profiles", rs->profile);

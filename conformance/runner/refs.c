@@ -248,7 +248,7 @@ static bool same_step(json_t *e, json_t *g)
                rn_json_str(g, "attr") != NULL &&
                strcmp(rn_json_str(e, "attr"), rn_json_str(g, "attr")) == 0;
     memset(&tmp, 0, sizeof(tmp));
-    rn_value_compare(ei, gi, &tmp);
+    rn_value_compare(ei, gi, false, &tmp);
     ok = !rn_result_any_failed(&tmp);
     rn_result_free(&tmp);
     return ok;

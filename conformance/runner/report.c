@@ -364,6 +364,7 @@ bool rn_report_text(const rn_report *rep, FILE *out)
     size_t shown = 0;
     size_t more = 0;
     size_t nfailed = 0;
+    size_t nunrefined = 0;
     bool need_blank = false; /* the last thing printed was a one-liner */
     char *impl;
 
@@ -391,6 +392,16 @@ bool rn_report_text(const rn_report *rep, FILE *out)
     impl = rn_report_implementation(rep);
     fprintf(out, "\nimplementation: %s; profile: %s\n", impl, rep->profile);
     free(impl);
+    for (i = 0; i < rep->suite->ncases; i++) {
+        const rn_case *c = &rep->suite->cases[i];
+
+        if (c->selected && c->result.levels[RN_LV_REFINEMENTS] == RN_ST_NA)
+            nunrefined++;
+    }
+    if (nunrefined > 0)
+        fprintf(out, "%zu case%s compared without the refinements of unknown values (the "
+                "adapter does not declare value.refinements)\n", nunrefined,
+                nunrefined == 1 ? "" : "s");
     if (rep->totals.n[RN_OUT_PARTIAL] > 0)
         fprintf(out, "%zu partial (passed in the part compared: diagnostics.first-only, "
                 "ranges.start-only; not counted as passed)\n",

@@ -148,13 +148,15 @@ typedef enum rn_outcome {
 } rn_outcome;
 
 /* The comparison levels (conformance/README.md, "Comparing results").
- * Value cases use OUTCOME..MARKS, reference cases OUTCOME, REFS, RANGE
+ * Value cases use OUTCOME..MARKS and REFINEMENTS, reference cases OUTCOME, REFS, RANGE
  * and POSITION, diagnostic cases OUTCOME and COUNT..SUMMARY.  SUMMARY is informative and never fails. */
 typedef enum rn_level {
     RN_LV_OUTCOME,
     RN_LV_TYPE,
     RN_LV_VALUE,
     RN_LV_MARKS,
+    RN_LV_REFINEMENTS, /* of unknown values; n/a unless the adapter
+                        * declares value.refinements */
     RN_LV_REFS,
     RN_LV_COUNT,
     RN_LV_PHASE,
@@ -359,6 +361,7 @@ typedef struct rn_compare_ctx {
     bool columns;        /* the adapter declared "ranges.column" */
     bool first_only;     /* the adapter declared "diagnostics.first-only" */
     bool start_only;     /* the adapter declared "ranges.start-only" */
+    bool refinements;    /* the adapter declared "value.refinements" */
 } rn_compare_ctx;
 
 /* Which of the four answer forms `answer` is, for a case of `request`
@@ -405,8 +408,11 @@ bool rn_constraint_check(json_t *type, char **why);
 /* Canonical text of a number text ("0", "-0", "inf", "-inf", "nan" or
  * "[-]0.DIGITSeEXP"), or NULL if it is not a number text. */
 char *rn_number_canonical(const char *s);
-/* Compares two checked typed values: the type, value and marks levels. */
-void rn_value_compare(json_t *expected, json_t *got, rn_result *r);
+/* Compares two checked typed values: the type, value and marks levels,
+ * and the refinements level: compared when `refinements` (the adapter
+ * declared value.refinements), otherwise n/a where the expected value has
+ * refinements. */
+void rn_value_compare(json_t *expected, json_t *got, bool refinements, rn_result *r);
 /* HCL-like rendering: `["a", (unknown)] :: list(string)`. */
 void rn_value_render(rn_buf *b, json_t *tv);
 void rn_type_render(rn_buf *b, json_t *type);

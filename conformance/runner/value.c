@@ -14,7 +14,9 @@
  * value, strings by code points, lists and tuples in order, sets as
  * multisets, maps and objects by key, a console request's type() result
  * by its text); the marks level compares the mark sets of corresponding
- * nodes.  The levels are independent: a list and a
+ * nodes; the refinements level (only for an adapter that declares
+ * value.refinements) compares the refinements of corresponding unknown
+ * nodes, an absent bound as unbounded.  The levels are independent: a list and a
  * tuple with the same elements differ in type, not in value; a marks
  * difference never fails the value level.  No floating point is used.
  */
@@ -512,6 +514,73 @@ static bool check_base64_string(checker *c, json_t *node, json_t *type)
     return true;
 }
 
+/* Whether `name` is a refinement a value of kind k can have
+ * (conformance/README.md, "Refinements"). */
+static bool refinement_allowed(const char *name, type_kind k)
+{
+    if (strcmp(name, "not_null") == 0)
+        return k != TK_DYNAMIC;
+    if (strcmp(name, "string_prefix") == 0)
+        return k == TK_STRING;
+    if (strcmp(name, "number_lower") == 0 || strcmp(name, "number_upper") == 0 ||
+        strcmp(name, "number_lower_inclusive") == 0 ||
+        strcmp(name, "number_upper_inclusive") == 0)
+        return k == TK_NUMBER;
+    if (strcmp(name, "length_lower") == 0 || strcmp(name, "length_upper") == 0)
+        return k == TK_LIST || k == TK_SET || k == TK_MAP;
+    return false;
+}
+
+/* Whether a refinement's value has the shape its name asks for. */
+static bool refinement_value_ok(const char *name, json_t *item)
+{
+    if (strcmp(name, "not_null") == 0)
+        return json_is_true(item);
+    if (strcmp(name, "string_prefix") == 0)
+        return json_string_length(item) > 0;
+    if (strcmp(name, "number_lower") == 0 || strcmp(name, "number_upper") == 0) {
+        char *canon = json_is_string(item) ? rn_number_canonical(json_string_value(item))
+                                           : NULL;
+        bool ok = canon != NULL && strcmp(canon, "nan") != 0;
+
+        free(canon);
+        return ok;
+    }
+    if (strcmp(name, "length_lower") == 0)
+        return json_is_integer(item) && json_integer_value(item) >= 1;
+    if (strcmp(name, "length_upper") == 0)
+        return json_is_integer(item) && json_integer_value(item) >= 0;
+    return json_is_boolean(item); /* the _inclusive flags */
+}
+
+/* An unknown node's "refinements": known names, allowed by its type, with
+ * values of the right shape; each number bound with its inclusiveness. */
+static bool check_refinements(checker *c, json_t *node, json_t *type)
+{
+    json_t *ref = json_object_get(node, "refinements");
+    const char *key;
+    json_t *item;
+
+    if (state_of(node) != NS_UNKNOWN)
+        return check_fail(c, "only an unknown node has \"refinements\"");
+    if (!json_is_object(ref))
+        return check_fail(c, "\"refinements\" must be an object");
+    json_object_foreach(ref, key, item) {
+        if (!refinement_allowed(key, kind_of(type)))
+            return check_fail(c, "the refinement \"%s\" is unknown or not allowed on a "
+                                 "value of this type", key);
+        if (!refinement_value_ok(key, item))
+            return check_fail(c, "the refinement \"%s\" has an invalid value", key);
+    }
+    if ((json_object_get(ref, "number_lower") == NULL) !=
+        (json_object_get(ref, "number_lower_inclusive") == NULL))
+        return check_fail(c, "\"number_lower\" and \"number_lower_inclusive\" go together");
+    if ((json_object_get(ref, "number_upper") == NULL) !=
+        (json_object_get(ref, "number_upper_inclusive") == NULL))
+        return check_fail(c, "\"number_upper\" and \"number_upper_inclusive\" go together");
+    return true;
+}
+
 static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
 {
     const char *key;
@@ -539,7 +608,7 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
                 if (json_string_length(mark) == 0)
                     return check_fail(c, "a mark must be a non-empty string");
             }
-        } else if (strcmp(key, "type") != 0)
+        } else if (strcmp(key, "type") != 0 && strcmp(key, "refinements") != 0)
             return check_fail(c, "unexpected member \"%s\" in a value node", key);
     }
     if (nforms != 1)
@@ -560,6 +629,8 @@ static bool check_node(checker *c, json_t *node, json_t *static_type, bool top)
     }
     if (own != NULL && !check_type(c, own))
         return false;
+    if (json_object_get(node, "refinements") != NULL)
+        return check_refinements(c, node, type);
     if (state_of(node) != NS_KNOWN)
         return true;
     if (json_object_get(node, "v_base64") != NULL)
@@ -744,6 +815,40 @@ static bool is_identifier(const char *s)
     return true;
 }
 
+/* ", not null, prefix \"ab\", >= 0, < 10, length >= 1, length <= 3";
+ * nothing for none. */
+static void render_refinements(rn_buf *b, json_t *ref)
+{
+    json_t *lo = json_object_get(ref, "number_lower");
+    json_t *hi = json_object_get(ref, "number_upper");
+    json_t *len;
+
+    if (json_is_true(json_object_get(ref, "not_null")))
+        rn_buf_adds(b, ", not null");
+    if (json_object_get(ref, "string_prefix") != NULL) {
+        rn_buf_adds(b, ", prefix ");
+        render_json_string(b, json_object_get(ref, "string_prefix"));
+    }
+    if (lo != NULL) {
+        rn_buf_adds(b, json_is_true(json_object_get(ref, "number_lower_inclusive")) ? ", >= "
+                                                                                    : ", > ");
+        rn_buf_adds(b, json_string_value(lo));
+    }
+    if (hi != NULL) {
+        rn_buf_adds(b, json_is_true(json_object_get(ref, "number_upper_inclusive")) ? ", <= "
+                                                                                    : ", < ");
+        rn_buf_adds(b, json_string_value(hi));
+    }
+    if ((len = json_object_get(ref, "length_lower")) != NULL) {
+        rn_buf_adds(b, ", length >= ");
+        rn_buf_add_size(b, (size_t)json_integer_value(len));
+    }
+    if ((len = json_object_get(ref, "length_upper")) != NULL) {
+        rn_buf_adds(b, ", length <= ");
+        rn_buf_add_size(b, (size_t)json_integer_value(len));
+    }
+}
+
 static void render_node(rn_buf *b, json_t *node, json_t *static_type, bool top)
 {
     json_t *type = effective_type(node, static_type);
@@ -758,7 +863,9 @@ static void render_node(rn_buf *b, json_t *node, json_t *static_type, bool top)
         rn_buf_adds(b, "null");
         break;
     case NS_UNKNOWN:
-        rn_buf_adds(b, "(unknown)");
+        rn_buf_adds(b, "(unknown");
+        render_refinements(b, json_object_get(node, "refinements"));
+        rn_buf_addc(b, ')');
         break;
     case NS_KNOWN:
         switch (kind_of(type)) {
@@ -855,12 +962,54 @@ static bool strings_equal(json_t *a, json_t *b)
            memcmp(json_string_value(a), json_string_value(b), n) == 0;
 }
 
+/* What nodes_equal compares besides the values. */
+#define EQ_MARKS 1u
+#define EQ_REFINEMENTS 2u
+
+/* Whether two optional number texts (bounds) are equal, absent ones too. */
+static bool bounds_equal(json_t *a, json_t *b)
+{
+    if (a == NULL || b == NULL)
+        return a == b;
+    return numbers_equal(json_string_value(a), json_string_value(b));
+}
+
+/* Whether two refinement objects (either may be absent: none) say the same:
+ * absent bounds are unbounded, an absent prefix is "", an absent
+ * length_lower is 0 (conformance/README.md, "Refinements"). */
+static bool refinements_equal(json_t *a, json_t *b)
+{
+    static const char *const flags[] = {"not_null", "number_lower_inclusive",
+                                        "number_upper_inclusive"};
+    json_t *pa = json_object_get(a, "string_prefix");
+    json_t *pb = json_object_get(b, "string_prefix");
+    json_t *la = json_object_get(a, "length_upper");
+    json_t *lb = json_object_get(b, "length_upper");
+    size_t i;
+
+    for (i = 0; i < 3; i++)
+        if (json_is_true(json_object_get(a, flags[i])) !=
+            json_is_true(json_object_get(b, flags[i])))
+            return false;
+    if (json_string_length(pa) != json_string_length(pb) ||
+        (pa != NULL && pb != NULL &&
+         memcmp(json_string_value(pa), json_string_value(pb), json_string_length(pa)) != 0))
+        return false;
+    if (json_integer_value(json_object_get(a, "length_lower")) !=
+        json_integer_value(json_object_get(b, "length_lower")))
+        return false;
+    if ((la == NULL) != (lb == NULL) || json_integer_value(la) != json_integer_value(lb))
+        return false;
+    return bounds_equal(json_object_get(a, "number_lower"), json_object_get(b, "number_lower")) &&
+           bounds_equal(json_object_get(a, "number_upper"), json_object_get(b, "number_upper"));
+}
+
 static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
-                        bool with_marks);
+                        unsigned with);
 
 /* Whether the arrays `e` and `g` (set payloads) are equal as multisets. */
 static bool multisets_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
-                            bool with_marks)
+                            unsigned with)
 {
     size_t n = json_array_size(e);
     bool *used;
@@ -877,7 +1026,7 @@ static bool multisets_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
         for (j = 0; j < n && !found; j++) {
             if (!used[j] && nodes_equal(json_array_get(e, i), json_array_get(et, 1),
                                         json_array_get(g, j), json_array_get(gt, 1),
-                                        with_marks)) {
+                                        with)) {
                 used[j] = true;
                 found = true;
             }
@@ -889,9 +1038,9 @@ static bool multisets_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
 }
 
 /* Value equality of two nodes (and mark equality at every node, if
- * with_marks).  Types count only through their payload classes. */
+ * with).  Types count only through their payload classes. */
 static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
-                        bool with_marks)
+                        unsigned with)
 {
     json_t *ev;
     json_t *gv;
@@ -901,11 +1050,14 @@ static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
 
     et = effective_type(e, et);
     gt = effective_type(g, gt);
-    if (with_marks && !marks_equal(json_object_get(e, "marks"),
-                                   json_object_get(g, "marks")))
+    if ((with & EQ_MARKS) != 0 && !marks_equal(json_object_get(e, "marks"),
+                                               json_object_get(g, "marks")))
         return false;
     if (state_of(e) != state_of(g))
         return false;
+    if (state_of(e) == NS_UNKNOWN && (with & EQ_REFINEMENTS) != 0)
+        return refinements_equal(json_object_get(e, "refinements"),
+                                 json_object_get(g, "refinements"));
     if (state_of(e) != NS_KNOWN)
         return true;
     if (class_of(kind_of(et)) != class_of(kind_of(gt)))
@@ -924,12 +1076,12 @@ static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
             return false;
         json_array_foreach(ev, i, item) {
             if (!nodes_equal(item, elem_type(et, i, NULL), json_array_get(gv, i),
-                             elem_type(gt, i, NULL), with_marks))
+                             elem_type(gt, i, NULL), with))
                 return false;
         }
         return true;
     case PC_SET:
-        return multisets_equal(ev, et, gv, gt, with_marks);
+        return multisets_equal(ev, et, gv, gt, with);
     case PC_MAPPING:
         if (json_object_size(ev) != json_object_size(gv))
             return false;
@@ -937,7 +1089,7 @@ static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
             json_t *gitem = json_object_get(gv, key);
 
             if (gitem == NULL || !nodes_equal(item, elem_type(et, 0, key), gitem,
-                                              elem_type(gt, 0, key), with_marks))
+                                              elem_type(gt, 0, key), with))
                 return false;
         }
         return true;
@@ -951,6 +1103,7 @@ static bool nodes_equal(json_t *e, json_t *et, json_t *g, json_t *gt,
 typedef struct comparer {
     rn_result *r;
     rn_buf path;
+    bool refinements; /* compare them: the adapter declared value.refinements */
 } comparer;
 
 static const char *cmp_where(comparer *c)
@@ -1100,6 +1253,17 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
         value_differs(c, e, et, g, gt);
         return;
     }
+    if (state_of(e) == NS_UNKNOWN && c->refinements &&
+        !refinements_equal(json_object_get(e, "refinements"), json_object_get(g, "refinements"))) {
+        char *es = render_one(e, et);
+        char *gs = render_one(g, gt);
+
+        rn_result_set(c->r, RN_LV_REFINEMENTS, RN_ST_FAIL);
+        rn_strlist_addf(&c->r->diffs, "refinements at %s: expected %s, got %s",
+                        cmp_where(c), es, gs);
+        free(es);
+        free(gs);
+    }
     if (state_of(e) != NS_KNOWN)
         return;
     if (class_of(kind_of(et)) != class_of(kind_of(gt))) {
@@ -1110,13 +1274,13 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
     gv = json_object_get(g, "v");
     switch (class_of(kind_of(et))) {
     case PC_BOOL:
-        if (!nodes_equal(e, et, g, gt, false))
+        if (!nodes_equal(e, et, g, gt, 0))
             value_differs(c, e, et, g, gt);
         return;
     case PC_NUMBER:
         if (is_nan_text(json_string_value(gv)))
             nan_differs(c, e, et);
-        else if (!nodes_equal(e, et, g, gt, false))
+        else if (!nodes_equal(e, et, g, gt, 0))
             value_differs(c, e, et, g, gt);
         return;
     case PC_STRING:
@@ -1149,12 +1313,16 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
         }
         return;
     case PC_SET:
-        if (!multisets_equal(ev, et, gv, gt, false))
+        if (!multisets_equal(ev, et, gv, gt, 0))
             value_differs(c, e, et, g, gt);
-        else if (!multisets_equal(ev, et, gv, gt, true)) {
+        else if (!multisets_equal(ev, et, gv, gt, EQ_MARKS)) {
             rn_result_set(c->r, RN_LV_MARKS, RN_ST_FAIL);
             rn_strlist_addf(&c->r->diffs, "marks at %s: the set's elements "
                             "carry different marks", cmp_where(c));
+        } else if (c->refinements && !multisets_equal(ev, et, gv, gt, EQ_REFINEMENTS)) {
+            rn_result_set(c->r, RN_LV_REFINEMENTS, RN_ST_FAIL);
+            rn_strlist_addf(&c->r->diffs, "refinements at %s: the set's unknown elements "
+                            "carry different refinements", cmp_where(c));
         }
         return;
     case PC_MAPPING:
@@ -1183,15 +1351,40 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
     value_differs(c, e, et, g, gt);
 }
 
-void rn_value_compare(json_t *expected, json_t *got, rn_result *r)
+/* Whether some node of a typed value has non-empty refinements. */
+static bool has_refinements(json_t *node)
 {
-    comparer c = {r, {0}};
+    json_t *v = json_object_get(node, "v");
+    size_t i;
+    json_t *item;
+    const char *key;
+
+    if (json_object_size(json_object_get(node, "refinements")) > 0)
+        return true;
+    json_array_foreach(v, i, item) {
+        if (has_refinements(item))
+            return true;
+    }
+    json_object_foreach(v, key, item) {
+        if (has_refinements(item))
+            return true;
+    }
+    return false;
+}
+
+void rn_value_compare(json_t *expected, json_t *got, bool refinements, rn_result *r)
+{
+    comparer c = {r, {0}, refinements};
     json_t *et = json_object_get(expected, "type");
     json_t *gt = json_object_get(got, "type");
 
     rn_result_set(r, RN_LV_TYPE, RN_ST_PASS);
     rn_result_set(r, RN_LV_VALUE, RN_ST_PASS);
     rn_result_set(r, RN_LV_MARKS, RN_ST_PASS);
+    if (refinements)
+        rn_result_set(r, RN_LV_REFINEMENTS, RN_ST_PASS);
+    else if (has_refinements(expected))
+        rn_result_set(r, RN_LV_REFINEMENTS, RN_ST_NA);
     if (!json_equal(et, gt)) {
         rn_buf eb = {0};
         rn_buf gb = {0};

@@ -634,3 +634,24 @@ func TestHostFunctions(t *testing.T) {
 		}
 	}
 }
+
+// refinementInputs: unknown variables with refinements, read and written
+// back (conformance/README.md, "Refinements"); refinementAnswers (in
+// profile_*_test.go) gives each profile's answers: PN keeps and uses
+// them, P14's cty has none and refuses them.
+var refinementInputs = []struct{ input, vars string }{
+	{`s`, `{"s":{"type":"string","unknown":true,"refinements":{"not_null":true,"string_prefix":"ab"}}}`},
+	{`n == null`, `{"n":{"type":"number","unknown":true,"refinements":{"not_null":true,"number_lower":"0","number_lower_inclusive":true}}}`},
+	{`l`, `{"l":{"type":["list","bool"],"unknown":true,"refinements":{"length_lower":1,"length_upper":3}}}`},
+	{`n`, `{"n":{"type":"number","unknown":true,"refinements":{"string_prefix":"a"}}}`},
+	{`n`, `{"n":{"type":"number","unknown":true,"refinements":{"number_upper":"1"}}}`},
+}
+
+func TestRefinements(t *testing.T) {
+	for i, c := range refinementInputs {
+		got := evalAnswer(t, "eval", c.input, c.vars)
+		if got != refinementAnswers[i] {
+			t.Errorf("%s with %s:\n got %s\nwant %s", c.input, c.vars, got, refinementAnswers[i])
+		}
+	}
+}

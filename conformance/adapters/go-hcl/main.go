@@ -273,6 +273,7 @@ func capabilities() []string {
 		"ranges.column",
 		"numeric.bigfloat512",
 	}
+	caps = append(caps, profileCapabilities...)
 	for _, name := range terraformSemanticsFunctions() {
 		caps = append(caps, "fn:"+name)
 	}

@@ -14,3 +14,13 @@ const nestedSplatAnswer = ""
 // consoleTypeAnswers replaces TestConsoleType's answers by input; none
 // for P14.
 var consoleTypeAnswers = map[string]string{}
+
+// refinementAnswers: cty 1.12.1 has no refinements; a variable that has
+// some is refused.
+var refinementAnswers = []string{
+	`{"errored":true,"message":"malformed variable: variables.s: \"refinements\" need profile PN (cty 1.13 and later)"}`,
+	`{"errored":true,"message":"malformed variable: variables.n: \"refinements\" need profile PN (cty 1.13 and later)"}`,
+	`{"errored":true,"message":"malformed variable: variables.l: \"refinements\" need profile PN (cty 1.13 and later)"}`,
+	`{"errored":true,"message":"malformed variable: variables.n: \"refinements\" need profile PN (cty 1.13 and later)"}`,
+	`{"errored":true,"message":"malformed variable: variables.n: a number bound and its \"_inclusive\" flag go together"}`,
+}

@@ -31,3 +31,13 @@ const (
 	consoleTypeNotPrintable = `{"errored":true,"message":"the console cannot print a null or unknown type() result"}`
 	consoleTypeInvalidUse   = `{"diagnostics":[{"severity":"error","phase":"eval","summary":"Invalid use of type function","detail":"The console-only \"type\" function cannot be used as part of an expression."}]}`
 )
+
+// refinementAnswers: cty 1.18 keeps a variable's refinements and decides
+// with them; a refinement the type cannot have is refused.
+var refinementAnswers = []string{
+	`{"value":{"type":"string","unknown":true,"refinements":{"not_null":true,"string_prefix":"ab"}}}`,
+	`{"value":{"type":"bool","v":false}}`,
+	`{"value":{"type":["list","bool"],"unknown":true,"refinements":{"length_lower":1,"length_upper":3}}}`,
+	`{"errored":true,"message":"malformed variable: variables.n: invalid refinements for \"number\": cannot refine string prefix for a cty.Number value"}`,
+	`{"errored":true,"message":"malformed variable: variables.n: a number bound and its \"_inclusive\" flag go together"}`,
+}

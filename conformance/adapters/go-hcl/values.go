@@ -23,7 +23,42 @@ type node struct {
 	V       interface{}     `json:"v,omitempty"`
 	Null    bool            `json:"null,omitempty"`
 	Unknown bool            `json:"unknown,omitempty"`
-	Marks   []string        `json:"marks,omitempty"`
+	// Refinements of an unknown value (profile PN only; see
+	// refinementsOf and refineUnknown in profile_*.go).
+	Refinements *refinements `json:"refinements,omitempty"`
+	Marks       []string     `json:"marks,omitempty"`
+}
+
+// refinements is an unknown node's "refinements" (conformance/README.md,
+// "Refinements"): what cty's Value.Range() knows beyond its defaults.
+type refinements struct {
+	NotNull              bool    `json:"not_null,omitempty"`
+	StringPrefix         string  `json:"string_prefix,omitempty"`
+	NumberLower          *string `json:"number_lower,omitempty"`
+	NumberLowerInclusive *bool   `json:"number_lower_inclusive,omitempty"`
+	NumberUpper          *string `json:"number_upper,omitempty"`
+	NumberUpperInclusive *bool   `json:"number_upper_inclusive,omitempty"`
+	LengthLower          int     `json:"length_lower,omitempty"`
+	LengthUpper          *int    `json:"length_upper,omitempty"`
+}
+
+// decodeRefinements reads a node's "refinements" strictly: known members
+// only, each bound with its inclusiveness.
+func decodeRefinements(raw json.RawMessage, path string) (*refinements, error) {
+	var r refinements
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf(`%s: invalid "refinements": %v`, path, err)
+	}
+	if (r.NumberLower == nil) != (r.NumberLowerInclusive == nil) ||
+		(r.NumberUpper == nil) != (r.NumberUpperInclusive == nil) {
+		return nil, fmt.Errorf(`%s: a number bound and its "_inclusive" flag go together`, path)
+	}
+	if r.LengthLower < 0 || (r.LengthUpper != nil && *r.LengthUpper < 0) {
+		return nil, fmt.Errorf(`%s: a length bound must not be negative`, path)
+	}
+	return &r, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -52,6 +87,7 @@ func encodeNode(v cty.Value, path string) (*node, error) {
 	switch {
 	case !uv.IsKnown():
 		n.Unknown = true
+		n.Refinements = refinementsOf(uv)
 		return n, nil
 	case uv.IsNull():
 		n.Null = true
@@ -168,7 +204,7 @@ func nodeFields(raw json.RawMessage, path string) (map[string]json.RawMessage, e
 	}
 	for k := range fields {
 		switch k {
-		case "type", "v", "null", "unknown", "marks":
+		case "type", "v", "null", "unknown", "marks", "refinements":
 		default:
 			return nil, fmt.Errorf("%s: unknown node field %q", path, k)
 		}
@@ -224,6 +260,9 @@ func decodeNode(fields map[string]json.RawMessage, ty cty.Type, path string) (ct
 	if count != 1 {
 		return cty.NilVal, fmt.Errorf(`%s: a node has exactly one of "v", "null": true and "unknown": true`, path)
 	}
+	if _, ok := fields["refinements"]; ok && !isUnknown {
+		return cty.NilVal, fmt.Errorf(`%s: only an unknown node has "refinements"`, path)
+	}
 
 	var val cty.Value
 	switch {
@@ -231,6 +270,15 @@ func decodeNode(fields map[string]json.RawMessage, ty cty.Type, path string) (ct
 		val = cty.NullVal(ty)
 	case isUnknown:
 		val = cty.UnknownVal(ty)
+		if rawRef, ok := fields["refinements"]; ok {
+			ref, err := decodeRefinements(rawRef, path)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			if val, err = refineUnknown(val, ref, path); err != nil {
+				return cty.NilVal, err
+			}
+		}
 	default:
 		val, err = decodePayload(fields["v"], ty, path)
 		if err != nil {

@@ -613,6 +613,32 @@ pycheck outcomes "$TMP/jobs-nostart.out" V0000001=pass
 # Nothing the runner said on stderr anywhere came from a sanitizer (for
 # builds with -fsanitize=address,undefined).
 
+# Refinements of unknown values: with value.refinements declared they are a
+# level of their own, compared exactly (bounds by value, an empty object as
+# none, set elements as multisets); without it the level is n/a where the
+# expectation has refinements, answers' refinements are ignored, and the
+# text report counts the cases compared without them.  A refinement the
+# type does not allow makes the answer malformed either way.
+run refine --adapter "$(q "$FAKE") --caps mode.expression,unknown,value.refinements" \
+    --format json "$HERE/refine"
+status refine 1
+pycheck outcomes "$TMP/refine.out" G0000001=pass G0000001.refinements=pass \
+    "G0000002=fail[refinements]" G0000002.value=pass G0000003=pass \
+    "G0000004=fail[refinements]" "G0000005=fail[refinements]" "G0000006=fail[refinements]" \
+    G0000006.marks=pass G0000007=crashed "G0000007~string_prefix" G0000008=pass \
+    "G0000009=fail[refinements]"
+run refine-none --adapter "$(q "$FAKE") --caps mode.expression,unknown" --format json \
+    "$HERE/refine"
+status refine-none 1
+pycheck outcomes "$TMP/refine-none.out" G0000001=pass G0000001.refinements=n/a G0000002=pass \
+    G0000002.refinements=n/a G0000003=pass G0000004=pass G0000005=pass G0000006=pass \
+    G0000007=crashed G0000008=pass G0000009=pass
+run refine-text --adapter "$(q "$FAKE") --caps mode.expression,unknown" "$HERE/refine"
+has refine-text out "5 cases compared without the refinements of unknown values"
+run refine-diff --adapter "$(q "$FAKE") --caps mode.expression,unknown,value.refinements" \
+    --filter id:G0000002 "$HERE/refine"
+has refine-diff out 'refinements at (top): expected (unknown, not null, prefix "ab"), got (unknown)'
+
 check "no sanitizer report on any stderr" \
     bash -c "! grep -lE 'Sanitizer|runtime error:' $(q "$TMP")/*.err"
 
