@@ -1495,6 +1495,31 @@ bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
     return lex_source(arena, src, nbytes, mode, false, out);
 }
 
+/* [lex.pn.double-colon] Newer HCL's scanner has a rule for "::" before
+ * the one-byte tokens of the expression state.  A Colon token is made by
+ * that state's one-byte rule alone, which does not change the state, so
+ * two Colon tokens with nothing between them were lexed at a "::" in the
+ * expression state, where the longest match takes "::" whole; and at
+ * every "::" of that state the one-byte rule made two such tokens.  Pairs
+ * are taken from the left, as the scanner does (":::" is "::" and ":"). */
+void tfx_lex_join_double_colons(tfx_tokens *t)
+{
+    size_t out = 0;
+
+    for (size_t i = 0; i < t->n; i++) {
+        tfx_lexeme l = t->items[i];
+
+        if (l.kind == TFX_TOK_COLON && i + 1 < t->n && t->items[i + 1].kind == TFX_TOK_COLON
+            && t->items[i + 1].start == l.end) {
+            l.kind = TFX_TOK_DOUBLE_COLON;
+            l.end = t->items[i + 1].end;
+            i++;
+        }
+        t->items[out++] = l;
+    }
+    t->n = out;
+}
+
 /* ---------------------------------------------------------------------
  * Tokens that are errors in themselves [lex.invalid]
  * ------------------------------------------------------------------ */

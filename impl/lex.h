@@ -39,7 +39,8 @@
     X(BITWISE_NOT, "BitwiseNot") X(BITWISE_XOR, "BitwiseXor") \
     X(APOSTROPHE, "Apostrophe") X(BACKTICK, "Backtick") \
     X(SEMICOLON, "Semicolon") X(INVALID, "Invalid") \
-    X(BAD_UTF8, "BadUTF8") X(QUOTED_NEWLINE, "QuotedNewline")
+    X(BAD_UTF8, "BadUTF8") X(QUOTED_NEWLINE, "QuotedNewline") \
+    X(DOUBLE_COLON, "DoubleColon")
 
 typedef enum {
 #define TFX_TOK_ENUM(name, str) TFX_TOK_##name,
@@ -126,6 +127,12 @@ bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
  * against (impl/test/test_lex.c). */
 bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                      tfx_lex_mode mode, tfx_tokens *out);
+
+/* [lex.pn.double-colon] Profile PN's token stream from profile P14's: each
+ * two Colon tokens with nothing between them become one DoubleColon (in
+ * place; t->n goes down by one for each).  Called on the tokens of
+ * tfx_lex or tfx_lex_general when a source is lexed as PN. */
+void tfx_lex_join_double_colons(tfx_tokens *t);
 
 /* Reports the tokens that are errors in themselves: invalid characters,
  * bad UTF-8, unsupported operators, quotes and semicolons, newlines in

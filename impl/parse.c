@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "num.h"
 #include "text.h"
 
@@ -818,7 +819,8 @@ static bool static_key(const tfx_node *key, tfx_literal *lit)
 }
 
 /* `[key]`: a step when the key is a constant, else an index node
- * [gram.traversal.index]. */
+ * [gram.traversal.index] (in PN a template of literal text alone is one
+ * literal, tfx_p_template's [tmpl.pn.meld]: [gram.pn.static-key]). */
 static tfx_node *parse_index(parser *p, tfx_node *ret, tfx_node *from, tfx_token open)
 {
     tfx_token close;
@@ -1012,7 +1014,8 @@ static tfx_node *parse_term(parser *p)
         tfx_token tok = tfx_p_read(p);
         tfx_node *n;
 
-        if (tfx_p_peek_kind(p) == TFX_TOK_OPAREN)
+        /* [gram.call], [gram.pn.call] (DoubleColon exists only in PN) */
+        if (tfx_p_peek_kind(p) == TFX_TOK_OPAREN || tfx_p_peek_kind(p) == TFX_TOK_DOUBLE_COLON)
             return parse_call(p, tok);
         /* [gram.term.keywords] true, false and null, as whole names (of
          * 4 or 5 bytes: other names are none of them) */
@@ -1058,17 +1061,99 @@ static tfx_node *parse_term(parser *p)
     }
 }
 
+/* Skips to the next `open` (or the end of input), then to the token that
+ * closes it, recovery entered (upstream's recoverOver). */
+static void recover_over(parser *p, tfx_token_kind open)
+{
+    tfx_token_kind k;
+
+    do {
+        k = tfx_p_read(p).kind;
+    } while (k != open && k != TFX_TOK_EOF);
+    tfx_p_recover(p, opposite(open));
+}
+
+/* A namespaced name: Ident { "::" Ident } [gram.pn.call], its first name
+ * read and the next token a "::".  Sets *name to the whole name, its
+ * parts joined by "::" (pointing into the source when they are written
+ * so there, else copied into the arena) and its range from the first part
+ * to the last; returns NULL, or the placeholder that takes the call's
+ * place after "Missing function name" (whose range it has). */
+static tfx_node *parse_call_namespace(parser *p, tfx_token *name)
+{
+    tfx_token first = *name;
+    size_t nbytes = first.nbytes;
+    tfx_buf joined = {0};
+
+    tfx_buf_put(&joined, (const char *)first.bytes, first.nbytes);
+    while (tfx_p_peek_kind(p) == TFX_TOK_DOUBLE_COLON) {
+        tfx_token part;
+
+        tfx_p_skip(p);
+        part = tfx_p_read(p);
+        if (part.kind != TFX_TOK_IDENT) {
+            /* [gram.pn.call.name] reported even in recovery */
+            tfx_range ctx = tfx_p_between(first.range, part.range);
+
+            tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing function name", &part.range, &ctx,
+                        "A function name must follow the namespace separator ::.");
+            free(joined.data);
+            recover_over(p, TFX_TOK_OPAREN);
+            return tfx_p_placeholder(p, ctx);
+        }
+        tfx_buf_put(&joined, "::", 2);
+        tfx_buf_put(&joined, (const char *)part.bytes, part.nbytes);
+        nbytes = (size_t)(part.bytes - first.bytes) + part.nbytes;
+        name->range = tfx_p_between(first.range, part.range);
+    }
+    if (joined.failed) {
+        p->oom = true;
+    } else if (nbytes == joined.len && memcmp(first.bytes, joined.data, nbytes) == 0) {
+        /* written without spaces or comments: the source's own bytes */
+        name->nbytes = nbytes;
+    } else {
+        unsigned char *copy = tfx_p_alloc_raw(p, joined.len);
+
+        if (copy != NULL) {
+            memcpy(copy, joined.data, joined.len);
+            name->bytes = copy;
+            name->nbytes = joined.len;
+        }
+    }
+    free(joined.data);
+    return NULL;
+}
+
 /* name `(` arguments `)`, the last argument optionally followed by `...`
- * [gram.call]. */
+ * [gram.call]; in profile PN the name may be namespaced [gram.pn.call]. */
 static tfx_node *parse_call(parser *p, tfx_token name)
 {
-    tfx_token open = tfx_p_read(p);
+    tfx_token open;
     tfx_token close;
     vec args = {0};
     bool expand = false;
     tfx_node *n;
     size_t nargs;
 
+    if (tfx_p_peek_kind(p) == TFX_TOK_DOUBLE_COLON) {
+        tfx_range first = name.range;
+
+        n = parse_call_namespace(p, &name);
+        if (n != NULL)
+            return n;
+        if (tfx_p_peek_kind(p) != TFX_TOK_OPAREN) {
+            /* [gram.pn.call.open] reported even in recovery; the token is
+             * passed */
+            tfx_token next = tfx_p_read(p);
+            tfx_range ctx = tfx_p_between(first, next.range);
+
+            tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing open parenthesis", &next.range, &ctx,
+                        "A namespaced function name must be followed by the parenthesis of its call.");
+            recover_over(p, TFX_TOK_OPAREN);
+            return tfx_p_placeholder(p, ctx);
+        }
+    }
+    open = tfx_p_read(p);
     memset(&close, 0, sizeof(close));
     tfx_p_push_newlines(p, false);
     for (;;) {
@@ -1483,6 +1568,8 @@ static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes
                       "The input is too large for the memory this parse may use.");
         return NULL;
     }
+    if (pn)
+        tfx_lex_join_double_colons(&tokens);
     tfx_lex_check(&tokens, diags);
     memset(&p, 0, sizeof(p));
     p.nl = true;

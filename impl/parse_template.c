@@ -744,6 +744,57 @@ static void flush_heredoc(parser *p, const vec *parts)
 }
 
 /* ---------------------------------------------------------------------
+ * Pass 2b (profile PN): consecutive literals joined [tmpl.pn.meld]
+ * ------------------------------------------------------------------ */
+
+/* In profile PN each run of literal parts (left after strip markers and
+ * flushing) becomes one literal part: its text the run's texts one after
+ * the other, its range from the first's start to the last's end.  So a
+ * quoted string of literal text alone, escapes such as "$${" included,
+ * is one literal, a constant index key [gram.traversal.index]. */
+static void meld_literals(parser *p, vec *parts)
+{
+    part *items = tfx_p_item(p, parts, sizeof(part), 0);
+    size_t out = 0;
+    size_t i = 0;
+
+    while (i < parts->n) {
+        size_t j = i + 1;
+
+        if (items[i].kind == PART_LITERAL)
+            while (j < parts->n && items[j].kind == PART_LITERAL)
+                j++;
+        if (j - i > 1) {
+            tfx_node *first = items[i].u.node;
+            size_t total = 0;
+            char *text;
+
+            for (size_t k = i; k < j; k++)
+                total += items[k].u.node->as.literal.ntext;
+            text = tfx_p_alloc_raw(p, total + 1);
+            if (text != NULL) {
+                size_t at = 0;
+
+                for (size_t k = i; k < j; k++) {
+                    const tfx_literal *lit = &items[k].u.node->as.literal;
+
+                    memcpy(text + at, lit->text, lit->ntext);
+                    at += lit->ntext;
+                    items[i].ascii = items[i].ascii && items[k].ascii;
+                }
+                text[total] = '\0';
+                first->as.literal.text = text;
+                first->as.literal.ntext = total;
+            }
+            first->range = tfx_p_between(first->range, items[j - 1].u.node->range);
+        }
+        items[out++] = items[i];
+        i = j;
+    }
+    parts->n = out;
+}
+
+/* ---------------------------------------------------------------------
  * Pass 3: directive structure [tmpl.if] [tmpl.for]
  * ------------------------------------------------------------------ */
 
@@ -1063,6 +1114,8 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     }
     if (flush)
         flush_heredoc(p, &parts);
+    if (p->pn)
+        meld_literals(p, &parts);
     /* [tmpl.unwrap] one interpolation and nothing else */
     passthru = parts.n == 2 && ((part *)tfx_p_item(p, &parts, sizeof(part), 0))->kind == PART_INTERP;
     c.p = p;

@@ -44,6 +44,7 @@ static const char *const pieces[] = {
     "$", "${", "${~", "%{", "%{~", "$${", "%%{", "$$", "<<EOT\n", "<<-EOT\n", "EOT", "  EOT\n",
     "<<X\r\n", "X", "\xC3\xA9", "e\xCC\x81", "\xE2\x80\x9C", "\xF0\x9F\x98\x80", "\x80", "\xFF",
     "\xC3", "\xE2\x80", "\x00", "\x7F", "\xEF\xBB\xBF", "\xCC\x81", "\\\xC3\xA9",
+    "::", ":::",
 };
 
 /* A random input of up to max_pieces: mostly pieces, sometimes any byte. */
@@ -214,8 +215,116 @@ static void test_examples(void)
     tfx_arena_free(arena);
 }
 
+/* [lex.pn.double-colon] Profile PN's tokens on random inputs: no two
+ * Colon tokens touch after the join, every DoubleColon is the bytes "::",
+ * and splitting each DoubleColon again gives P14's tokens back (so
+ * nothing else moved). */
+static void test_double_colons(void)
+{
+    unsigned char buf[256];
+    int failures = 0;
+
+    for (int i = 0; i < 50000; i++) {
+        size_t n = random_input(buf, sizeof(buf), 24);
+        tfx_lex_mode mode = i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE;
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_tokens p14;
+        tfx_tokens pn;
+        bool ok = arena != NULL && tfx_lex(arena, buf, n, mode, &p14)
+                  && tfx_lex(arena, buf, n, mode, &pn);
+        size_t j = 0;
+
+        if (ok)
+            tfx_lex_join_double_colons(&pn);
+        for (size_t k = 0; ok && k < pn.n; k++) {
+            const tfx_lexeme *t = &pn.items[k];
+
+            if (t->kind == TFX_TOK_DOUBLE_COLON) {
+                ok = t->end == t->start + 2 && memcmp(buf + t->start, "::", 2) == 0
+                     && j + 1 < p14.n && p14.items[j].kind == TFX_TOK_COLON
+                     && p14.items[j + 1].kind == TFX_TOK_COLON
+                     && p14.items[j].start == t->start && p14.items[j + 1].end == t->end
+                     && p14.items[j].line == t->line && p14.items[j].column == t->column;
+                j += 2;
+            } else {
+                ok = j < p14.n && memcmp(&p14.items[j], t, sizeof(*t)) == 0
+                     && !(t->kind == TFX_TOK_COLON && k + 1 < pn.n
+                          && pn.items[k + 1].kind == TFX_TOK_COLON
+                          && pn.items[k + 1].start == t->end);
+                j++;
+            }
+        }
+        ok = ok && j == p14.n;
+        if (!ok && failures++ < 5) {
+            fprintf(stderr, "test_lex: PN's double colons wrong\n");
+            print_input(buf, n);
+        }
+        tfx_arena_free(arena);
+    }
+    CHECK(failures == 0);
+}
+
+/* [lex.pn.double-colon] by hand: where "::" is one token in PN. */
+static void test_double_colon_examples(void)
+{
+    static const struct {
+        const char *src;
+        tfx_lex_mode mode;
+        const char *kinds;   /* the token kinds' initials, EOF left out */
+    } cases[] = {
+        {"a::b", TFX_LEX_EXPRESSION, "I::I"},
+        {"a:::b", TFX_LEX_EXPRESSION, "I:::I"},
+        {"a: :b", TFX_LEX_EXPRESSION, "I::I"},
+        {"\"a::b\"", TFX_LEX_EXPRESSION, "\"Q\""},
+        {"${a::b}::", TFX_LEX_TEMPLATE, "$I::I}S"},
+        {"::::", TFX_LEX_EXPRESSION, "::::"},
+    };
+
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_tokens t;
+        char got[32];
+        size_t at = 0;
+
+        if (arena == NULL
+            || !tfx_lex(arena, (const unsigned char *)cases[c].src, strlen(cases[c].src),
+                        cases[c].mode, &t)) {
+            CHECK(!"lexes");
+            tfx_arena_free(arena);
+            continue;
+        }
+        tfx_lex_join_double_colons(&t);
+        for (size_t i = 0; i + 1 < t.n && at + 2 < sizeof(got); i++) {
+            switch (t.items[i].kind) {
+            case TFX_TOK_IDENT: got[at++] = 'I'; break;
+            case TFX_TOK_COLON: got[at++] = ':'; break;
+            case TFX_TOK_DOUBLE_COLON: got[at++] = ':'; got[at++] = ':'; break;
+            case TFX_TOK_OQUOTE: case TFX_TOK_CQUOTE: got[at++] = '"'; break;
+            case TFX_TOK_QUOTED_LIT: got[at++] = 'Q'; break;
+            case TFX_TOK_TEMPLATE_INTERP: got[at++] = '$'; break;
+            case TFX_TOK_TEMPLATE_SEQ_END: got[at++] = '}'; break;
+            case TFX_TOK_STRING_LIT: got[at++] = 'S'; break;
+            default: got[at++] = '?'; break;
+            }
+        }
+        got[at] = '\0';
+        CHECK_STR(got, cases[c].kinds);
+        /* the kinds tell "::" from ": :" by count alone; the first two
+         * cases' DoubleColon is one token */
+        if (c == 0)
+            CHECK(t.n == 4 && t.items[1].kind == TFX_TOK_DOUBLE_COLON && t.items[2].column == 4);
+        if (c == 2)
+            CHECK(t.n == 5 && t.items[1].kind == TFX_TOK_COLON);
+        if (c == 5)
+            CHECK(t.n == 3 && t.items[1].kind == TFX_TOK_DOUBLE_COLON);
+        tfx_arena_free(arena);
+    }
+}
+
 int main(void)
 {
+    test_double_colon_examples();
+    test_double_colons();
     test_examples();
     test_fast_equals_general();
     test_long_inputs();

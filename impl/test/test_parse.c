@@ -216,6 +216,96 @@ static void test_dumps_and_rendering(void)
     tfx_source_free(src);
 }
 
+/* The S-expression of text parsed with profile PN (pn) or P14, or the
+ * first diagnostic's summary and subject bytes ("ERR Summary 3-4"). */
+static char *profile_outcome(const char *text, bool pn)
+{
+    tfx_source *src = tfx_source_parse_profile(NULL, text, strlen(text), TFX_MODE_EXPRESSION, NULL,
+                                               pn ? TFX_PROFILE_PN : TFX_PROFILE_P14);
+    char *out;
+
+    if (src != NULL && tfx_source_diagnostic_count(src) > 0) {
+        const tfx_diagnostic *d = tfx_source_diagnostic(src, 0);
+
+        out = malloc(200);
+        if (out != NULL)
+            snprintf(out, 200, "ERR %.100s %zu-%zu", d->summary, d->subject.start.byte,
+                     d->subject.end.byte);
+    } else {
+        char *dump = src != NULL ? tfx_source_dump(src, TFX_DUMP_SEXPR) : NULL;
+
+        out = dump != NULL ? strdup(dump) : NULL;
+        tfx_free(dump);
+    }
+    tfx_source_free(src);
+    return out;
+}
+
+/* [gram.pn.call] [gram.pn.call.name] [gram.pn.call.open] [tmpl.pn.meld]
+ * Profile PN's syntax beside P14's: namespaced calls, their errors, and
+ * literal runs joined (static keys); P14 keeps its own answers. */
+static void test_profile_pn(void)
+{
+    static const struct {
+        const char *src;
+        const char *pn;
+        const char *p14;
+    } cases[] = {
+        {"a::b(1)", "(call a::b (literal 1))", "ERR Extra characters after expression 1-2"},
+        {"a :: b /* c */ :: c()", "(call a::b::c)", "ERR Extra characters after expression 2-3"},
+        {"provider::terraform::encode_expr(x)",
+         "(call provider::terraform::encode_expr (scope-traversal x))", NULL},
+        {"a::", "ERR Missing function name 3-3", NULL},
+        {"a::(1)", "ERR Missing function name 3-4", NULL},
+        {"a::b", "ERR Missing open parenthesis 4-4", NULL},
+        {"[a::b, 1]", "ERR Missing open parenthesis 5-6", NULL},
+        {"a:::b()", "ERR Missing function name 3-4", NULL},
+        {"a ? b :: c", "ERR Missing open parenthesis 10-10", "ERR Invalid expression 7-8"},
+        {"::a()", "ERR Invalid expression 0-2", "ERR Invalid expression 0-1"},
+        {"a[\"$${x}\"]", "(scope-traversal a (index \"${x}\"))",
+         "(index (scope-traversal a) (template (literal \"${\") (literal \"x}\")))"},
+        {"a[\"%%{x}y\"].b", "(scope-traversal a (index \"%{x}y\") .b)", NULL},
+        {"a[<<EOT\nx\ny\nEOT\n]", "(scope-traversal a (index \"x\\ny\\n\"))", NULL},
+        {"\"a$${b}${c}d\"", "(template (literal \"a${b}\") (scope-traversal c) (literal \"d\"))",
+         "(template (literal \"a\") (literal \"${\") (literal \"b}\") (scope-traversal c) "
+         "(literal \"d\"))"},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *pn = profile_outcome(cases[i].src, true);
+        char *p14 = profile_outcome(cases[i].src, false);
+
+        CHECK_STR(pn, cases[i].pn);
+        if (cases[i].p14 != NULL)
+            CHECK_STR(p14, cases[i].p14);
+        free(pn);
+        free(p14);
+    }
+
+    /* the call's ranges: the name from its first part to its last */
+    {
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_diags diags;
+        const char *text = "x + a :: b(1)";
+        tfx_node *root;
+
+        tfx_diags_init(&diags, arena);
+        root = tfx_parse_profile(arena, (const unsigned char *)text, strlen(text),
+                                 TFX_LEX_EXPRESSION, 0, true, &diags);
+        CHECK(root != NULL && !tfx_diags_has_errors(&diags) && root->kind == TFX_NODE_BINARY_OP);
+        if (root != NULL && root->kind == TFX_NODE_BINARY_OP) {
+            const tfx_node *call = root->as.op.rhs;
+
+            CHECK(call->kind == TFX_NODE_FUNCTION_CALL && call->as.call.nname == 4
+                  && memcmp(call->as.call.name, "a::b", 4) == 0);
+            CHECK(call->as.call.name_range.start.byte == 4 && call->as.call.name_range.end.byte == 10);
+            CHECK(call->range.start.byte == 4 && call->range.end.byte == 13);
+            CHECK(call->as.call.open_range.start.byte == 10);
+        }
+        tfx_arena_free(arena);
+    }
+}
+
 /* A random source of operator chains: mostly operands and binary
  * operators in turn, sometimes another piece: an operand with an error
  * that does or does not start recovery, a unary operator, a conditional,
@@ -496,6 +586,7 @@ int main(void)
     test_size_limits();
     test_print_round_trip();
     test_dumps_and_rendering();
+    test_profile_pn();
     test_binary_fast_path();
     test_literal_fast_path();
     test_space_fast_path();
