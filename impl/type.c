@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keysort.h"
+
 const tfx_type tfx_type_dynamic = {TFX_TYPE_DYNAMIC, NULL, 0, NULL, NULL, NULL, NULL};
 const tfx_type tfx_type_bool = {TFX_TYPE_BOOL, NULL, 0, NULL, NULL, NULL, NULL};
 const tfx_type tfx_type_number = {TFX_TYPE_NUMBER, NULL, 0, NULL, NULL, NULL, NULL};
@@ -97,53 +99,77 @@ static void merge_runs(const tfx_str *names, size_t *order, size_t *tmp, size_t 
     memcpy(order + lo, tmp + lo, (hi - lo) * sizeof *order);
 }
 
-/* One name in the keyed sort: its first 16 bytes, big-endian, zero-padded
- * (k0 the first 8, k1 the next 8), and its index. */
-typedef struct {
-    uint64_t k0, k1;
-    size_t index;
-} keyed_name;
-
-/* The big-endian reading of s[from..from+8), zero-padded past its end. */
-static uint64_t prefix_word(tfx_str s, size_t from)
+/* The big-endian reading of the 8 bytes at p. */
+static uint64_t big_endian_word(const unsigned char *p)
 {
-    uint64_t w = 0;
+    return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40
+           | (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16
+           | (uint64_t)p[6] << 8 | (uint64_t)p[7];
+}
 
-    for (size_t i = 0; i < 8; i++) {
-        size_t at = from + i;
+/* e's key: the first 16 bytes of name, big-endian, zero-padded past its
+ * end (k0 the first 8, k1 the next 8). */
+static void name_key(tfx_keyed *e, tfx_str name)
+{
+    unsigned char first[16] = {0};
 
-        w = (w << 8) | (at < s.nbytes ? (unsigned char)s.s[at] : 0u);
+    memcpy(first, name.s, name.nbytes < 16 ? name.nbytes : 16);
+    e->k0 = big_endian_word(first);
+    e->k1 = big_endian_word(first + 8);
+}
+
+/* Whether the names of a[lo..hi) are all the same bytes. */
+static bool run_all_same(const tfx_str *names, const tfx_keyed *a, size_t lo, size_t hi)
+{
+    for (size_t i = lo + 1; i < hi; i++)
+        if (tfx_str_cmp(names[a[i].index], names[a[lo].index]) != 0)
+            return false;
+    return true;
+}
+
+/* Sorts a[lo..hi) stably by tfx_str_cmp of their names: a bottom-up merge
+ * sort through tmp (on equal names the left run goes first). */
+static void merge_sort_run(const tfx_str *names, tfx_keyed *a, tfx_keyed *tmp, size_t lo,
+                           size_t hi)
+{
+    for (size_t width = 1; width < hi - lo; width *= 2) {
+        for (size_t from = lo; from + width < hi; from += 2 * width) {
+            size_t mid = from + width;
+            size_t end = mid + width < hi ? mid + width : hi;
+            size_t i = from, j = mid, k = from;
+
+            while (i < mid && j < end) {
+                if (tfx_str_cmp(names[a[j].index], names[a[i].index]) < 0)
+                    tmp[k++] = a[j++];
+                else
+                    tmp[k++] = a[i++];
+            }
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < end)
+                tmp[k++] = a[j++];
+            memcpy(a + from, tmp + from, (end - from) * sizeof *a);
+        }
     }
-    return w;
 }
 
-/* Whether b's name sorts before a's: the prefixes first, tfx_str_cmp on a
- * tie.  When the prefixes differ, their first differing byte is the
+/* [type.object.names] [fn.sort] The fast path of tfx_str_sort_order: each
+ * name keyed by its first 16 bytes, big-endian and zero-padded, the keys
+ * sorted stably by tfx_keysort (a radix sort, no comparisons), then each
+ * run of equal keys whose names differ sorted stably by tfx_str_cmp.  It
+ * is the same order as tfx_str_sort_order_general's, the stable sort by
+ * tfx_str_cmp: where two keys differ, their first differing byte is the
  * names' first differing byte, or a zero of the padding against a byte of
- * the longer name, which is its first byte past the shorter name's end;
- * either way the prefixes order the names as tfx_str_cmp does. */
-static bool keyed_less(const tfx_str *names, const keyed_name *b, const keyed_name *a)
-{
-    if (b->k0 != a->k0)
-        return b->k0 < a->k0;
-    if (b->k1 != a->k1)
-        return b->k1 < a->k1;
-    return tfx_str_cmp(names[b->index], names[a->index]) < 0;
-}
-
-/* [type.object.names] [fn.sort] The fast path of tfx_str_sort_order: the
- * same stable bottom-up merge sort, on entries that carry each name's
- * first 16 bytes, so that most comparisons read no string bytes
- * (keyed_less gives tfx_str_cmp's order, and the merges are those of
- * tfx_str_sort_order_general, so the order is the same).  Its scratch
- * space is malloc'd and freed here, not left in the arena; false, with
- * nothing done, when malloc refuses it.  test_value compares both on
- * random names. */
+ * the longer name, its first byte past the shorter name's end; either way
+ * the keys order the names as tfx_str_cmp does.  So names with different
+ * keys are in tfx_str_cmp's order, and names with equal keys end up in it
+ * too, each run stably.  Its scratch space is malloc'd and freed here,
+ * not left in the arena; false, with nothing done, when malloc refuses
+ * it.  test_value compares both on random names. */
 static bool sort_keyed(const tfx_str *names, size_t *order, size_t n)
 {
-    keyed_name *a;
-    keyed_name *tmp;
-    const keyed_name *src;
+    tfx_keyed *a;
+    tfx_keyed *tmp;
 
     if (n > SIZE_MAX / (2 * sizeof *a))
         return false;
@@ -152,36 +178,18 @@ static bool sort_keyed(const tfx_str *names, size_t *order, size_t n)
         return false;
     tmp = a + n;
     for (size_t i = 0; i < n; i++) {
-        a[i].k0 = prefix_word(names[i], 0);
-        a[i].k1 = prefix_word(names[i], 8);
+        name_key(&a[i], names[i]);
         a[i].index = i;
     }
-    src = a;
-    for (size_t width = 1; width < n; width *= 2) {
-        keyed_name *dst = src == a ? tmp : a;
-
-        /* each pass merges pairs of runs from src into dst; a last run
-         * without a partner is copied as it is */
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n;
-            size_t hi = mid + width < n ? mid + width : n;
-            size_t i = lo, j = mid, k = lo;
-
-            while (i < mid && j < hi) {
-                if (keyed_less(names, &src[j], &src[i]))
-                    dst[k++] = src[j++];
-                else
-                    dst[k++] = src[i++];
-            }
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        src = dst;
+    tfx_keysort(a, tmp, n);
+    for (size_t lo = 0, hi; lo < n; lo = hi) {
+        for (hi = lo + 1; hi < n && a[hi].k0 == a[lo].k0 && a[hi].k1 == a[lo].k1; hi++)
+            ;
+        if (hi - lo > 1 && !run_all_same(names, a, lo, hi))
+            merge_sort_run(names, a, tmp, lo, hi);
     }
     for (size_t i = 0; i < n; i++)
-        order[i] = src[i].index;
+        order[i] = a[i].index;
     free(a);
     return true;
 }

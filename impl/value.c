@@ -11,8 +11,10 @@
 #include "value.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "keysort.h"
 #include "text.h"
 
 /* ---- Small helpers ---- */
@@ -1382,6 +1384,98 @@ static bool sort_known_strings(tfx_ctx *ctx, set_item *all, size_t m)
     return true;
 }
 
+/* The set of the elements kept[0..m) (in the arena), in that order, with
+ * the marks. */
+static const tfx_value *new_set(tfx_ctx *ctx, const tfx_type *elem, const tfx_value **kept,
+                                size_t m, const tfx_marks *marks)
+{
+    tfx_value *v = new_value(ctx, tfx_type_set(ctx, elem), TFX_VAL_KNOWN);
+
+    v->as.elems.items = kept;
+    v->as.elems.n = m;
+    v->marks = marks;
+    return v;
+}
+
+/* Whether v is a known whole number of one machine word at a precision of
+ * 64 bits or more (*x its value): the elements set_of_word_integers takes. */
+static bool word_integer_element(const tfx_value *v, int64_t *x)
+{
+    return v->state == TFX_VAL_KNOWN && v->type->kind == TFX_TYPE_NUMBER
+           && tfx_num_prec(v->as.number) >= 64 && tfx_num_to_int64(v->as.number, x);
+}
+
+/* [set.dedup] [set.order] The fast path of make_set's buckets, dedup and
+ * order for a set whose elements are all known whole numbers below 2^63
+ * at a precision of 64 bits or more (decoded or literal numbers, counts,
+ * sums of such): true, with all[0..*m) the set's elements in set order;
+ * false, with nothing changed, when some element is of another kind or
+ * malloc refuses the scratch space (freed here).  It gives the general
+ * path's result without hashing or comparing numbers:
+ * - Two such numbers are equal (equals, raw_equals: tfx_num_equal) exactly
+ *   when their values are: at one precision by value, at two by their
+ *   shortest digits, which for a whole number below 2^64 at 64 bits or
+ *   more are its own digits (num.c, num_new_word).  Equal values have
+ *   equal hash bytes but for the sign of a zero.  So the general dedup,
+ *   which drops an element equal to an earlier one of its bucket, keeps
+ *   the first element of each key (value, and for a zero its hash CRC).
+ * - setRules.Less (set_less) between them is "value below value": a strict
+ *   weak order, so Go's stable sort gives its one stable result, whatever
+ *   the steps: ascending values, and equal values (only zeros of both
+ *   signs, each in its own bucket) in the order of the input, which is by
+ *   CRC.  The stable key sort by (value, zero's CRC) gives the same.
+ * test_value compares tfx_value_set with tfx_value_set_general on random
+ * whole numbers (both zeros among them). */
+static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const set_item *all, size_t n,
+                                              size_t *m)
+{
+    tfx_keyed *keys;
+    tfx_textbuf buf;
+    const tfx_value **kept;
+    const uint64_t zero_key = (uint64_t)1 << 63; /* 0's key, the sign bit */
+    uint64_t zero_crc = 0;
+    size_t count = 0;
+
+    if (n == 0 || n > SIZE_MAX / (2 * sizeof *keys))
+        return NULL;
+    keys = malloc(2 * n * sizeof *keys);
+    if (keys == NULL)
+        return NULL;
+    tfx_textbuf_init(&buf, ctx);
+    for (size_t i = 0; i < n; i++) {
+        int64_t x;
+
+        if (!word_integer_element(all[i].v, &x)) {
+            free(keys);
+            return NULL;
+        }
+        /* with the sign bit flipped, the keys' order is the values' */
+        keys[i].k0 = (uint64_t)x ^ zero_key;
+        keys[i].k1 = 0;
+        if (x == 0) {
+            keys[i].k1 = item_hash(&buf, all[i].v).crc;
+            zero_crc = keys[i].k1;
+        }
+        keys[i].index = i;
+    }
+    /* k1 orders only entries of one value, so for the others any constant
+     * does: one zero's CRC, with which tfx_keysort skips the passes of k1
+     * when all zeros have one CRC */
+    for (size_t i = 0; i < n; i++)
+        if (keys[i].k0 != zero_key)
+            keys[i].k1 = zero_crc;
+    tfx_keysort(keys, keys + n, n);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || keys[i].k0 != keys[i - 1].k0 || keys[i].k1 != keys[i - 1].k1)
+            keys[count++] = keys[i]; /* [set.dedup] else equal to the one before */
+    kept = tfx_ctx_alloc_array(ctx, count, sizeof(const tfx_value *));
+    for (size_t i = 0; i < count; i++)
+        kept[i] = all[keys[i].index].v;
+    free(keys);
+    *m = count;
+    return kept;
+}
+
 static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
                                  const tfx_value *const *items, size_t n, bool fast);
 
@@ -1404,7 +1498,6 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
     const tfx_value **kept;
     const tfx_marks *marks = NULL;
     size_t m = 0;
-    tfx_value *v;
     set_sorter sorter;
     tfx_textbuf buf;
 
@@ -1416,8 +1509,11 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
 
         all[i].v = tfx_value_unmark_deep(ctx, items[i], &im);     /* [mark.set] */
         marks = tfx_marks_union(ctx, marks, im);
-        all[i].h = item_hash(&buf, all[i].v);
     }
+    if (fast && (kept = set_of_word_integers(ctx, all, n, &m)) != NULL)
+        return new_set(ctx, elem, kept, m, marks);
+    for (size_t i = 0; i < n; i++)
+        all[i].h = item_hash(&buf, all[i].v);
     sort_by_crc(ctx, all, n);
     /* [set.dedup] within a bucket, drop an element equal to an earlier one;
      * a value with an unknown anywhere inside equals nothing, so it is
@@ -1444,11 +1540,7 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
     kept = tfx_ctx_alloc_array(ctx, m, sizeof(const tfx_value *));
     for (size_t i = 0; i < m; i++)
         kept[i] = all[i].v;
-    v = new_value(ctx, tfx_type_set(ctx, elem), TFX_VAL_KNOWN);
-    v->as.elems.items = kept;
-    v->as.elems.n = m;
-    v->marks = marks;
-    return v;
+    return new_set(ctx, elem, kept, m, marks);
 }
 
 /* ---- Copy ---- */

@@ -9,11 +9,13 @@
 #include "value.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "convert.h"
+#include "keysort.h"
 
 static tfx_ctx *C;
 
@@ -891,6 +893,96 @@ static void test_set_strings_fast(void)
     }
 }
 
+/* A random number for the sets of whole numbers: whole numbers of one
+ * word at 512 bits (decoded, literal) or 64 (made by the evaluator), often
+ * equal, both zeros; with floats, now and then a whole number at 53 bits
+ * (a float64 host value), which the fast path does not take; with odd,
+ * now and then 2^63, a fraction or an infinity. */
+static const tfx_value *random_set_number(bool floats, bool odd)
+{
+    static const char *const texts[] = {"0", "-0", "7", "-7", "9223372036854775807",
+                                        "-9223372036854775807", "4294967296", "-1",
+                                        "1e3", "1152921504606846976"};
+    static const char *const odd_texts[] = {"9223372036854775808", "1.5", "-0.25", "inf"};
+    uint32_t r = rnd(100);
+    char text[32];
+
+    if (r < 40) {
+        (void)snprintf(text, sizeof text, "%d", (int)rnd(41) - 20);
+        return N(text);
+    }
+    if (r < 60)
+        return tfx_value_number(C, tfx_num_from_int64(C->arena, (int64_t)rnd(41) - 20));
+    if (r < 75) {
+        (void)snprintf(text, sizeof text, "%u%06u", rnd(100000), rnd(1000000));
+        return N(text);
+    }
+    /* 53 bits: whole, and 2^60 there is not equal to the text's 2^60 at
+     * 512 bits (other shortest digits) */
+    if (r < 80 && floats)
+        return tfx_value_number(C, tfx_num_from_double(C->arena, rnd(2) ? ldexp(1, 60) : rnd(5)));
+    if (r < 82 && odd)
+        return N(odd_texts[rnd(4)]);
+    return N(texts[rnd(10)]);
+}
+
+/* [set.dedup] [set.order] Sets of random whole numbers made by
+ * tfx_value_set (its fast path for whole numbers of one word) against
+ * tfx_value_set_general: the same elements (the same values kept of
+ * equal ones) in the same order. */
+static void test_set_numbers_fast(void)
+{
+    for (int round = 0; round < 400; round++) {
+        size_t n = 1 + rnd(round < 300 ? 30 : 3000);
+        const tfx_value **items = tfx_ctx_alloc_array(C, n, sizeof(const tfx_value *));
+        const tfx_value *fast;
+        const tfx_value *general;
+        bool floats = rnd(4) == 0;
+        bool odd = rnd(4) == 0;
+        bool same;
+
+        for (size_t i = 0; i < n; i++)
+            items[i] = i > 0 && rnd(4) == 0 ? items[rnd((uint32_t)i)]
+                                            : random_set_number(floats, odd);
+        fast = tfx_value_set(C, &tfx_type_number, items, n);
+        general = tfx_value_set_general(C, &tfx_type_number, items, n);
+        same = fast->as.elems.n == general->as.elems.n;
+        for (size_t i = 0; same && i < fast->as.elems.n; i++)
+            same = fast->as.elems.items[i] == general->as.elems.items[i];
+        CHECK(same);
+    }
+}
+
+/* tfx_keysort (the radix sort) against tfx_keysort_general (a merge
+ * sort) on random keys, many equal or equal in most bytes. */
+static void test_keysort_random(void)
+{
+    for (int round = 0; round < 300; round++) {
+        size_t n = rnd(round < 250 ? 50 : 5000);
+        tfx_keyed *a = tfx_ctx_alloc_array(C, n + 1, sizeof *a);
+        tfx_keyed *b = tfx_ctx_alloc_array(C, n + 1, sizeof *b);
+        tfx_keyed *tmp = tfx_ctx_alloc_array(C, n + 1, sizeof *tmp);
+        uint64_t mask0 = rnd(2) ? ~(uint64_t)0 : (uint64_t)0xff << (8 * rnd(8));
+        uint64_t mask1 = rnd(2) ? ~(uint64_t)0 : (uint64_t)rnd(3);
+        bool same = true;
+
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r0 = (uint64_t)rnd(1u << 16) << 48 ^ (uint64_t)rnd(1u << 24) << 20 ^ rnd(256);
+            uint64_t r1 = (uint64_t)rnd(1u << 24) << 40 ^ rnd(1u << 20);
+
+            a[i].k0 = rnd(8) == 0 ? ~(uint64_t)0 : r0 & mask0;
+            a[i].k1 = r1 & mask1;
+            a[i].index = i;
+            b[i] = a[i];
+        }
+        tfx_keysort(a, tmp, n);
+        tfx_keysort_general(b, tmp, n);
+        for (size_t i = 0; i < n; i++)
+            same = same && a[i].k0 == b[i].k0 && a[i].k1 == b[i].k1 && a[i].index == b[i].index;
+        CHECK(same);
+    }
+}
+
 static void run_all(tfx_ctx *ctx, void *arg)
 {
     (void)arg;
@@ -907,6 +999,8 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_set_random();
     test_sort_order_random();
     test_set_strings_fast();
+    test_set_numbers_fast();
+    test_keysort_random();
 }
 
 int main(void)
