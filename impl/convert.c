@@ -724,8 +724,12 @@ static const tfx_value *map_items_to_map(tfx_ctx *ctx, const tfx_str *keys,
         if (items[i] == NULL)
             return NULL;
     }
-    if (n == 0)
-        return tfx_value_map(ctx, is_dynamic(ety) ? in_ety : ety, NULL, NULL, 0);
+    if (n == 0) /* [conv.map.empty.pn] PN's type has no optional markers */
+        return tfx_value_map(ctx,
+                             is_dynamic(ety) ? in_ety
+                             : ctx->pn      ? tfx_type_without_optional(ctx, ety)
+                                            : ety,
+                             NULL, NULL, 0);
     if (tfx_type_is_collection(ety) || ety->kind == TFX_TYPE_OBJECT)
         if (!unify_items(ctx, items, n, false, err))
             return NULL;

@@ -146,7 +146,7 @@ static const tfx_value **copy_args(tfx_ctx *ctx, const tfx_value *const *args, s
  * The other rules about unknown arguments apply only to calls. */
 static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
                                    const tfx_value *const *args, size_t nargs,
-                                   tfx_func_error *err)
+                                   tfx_func_error *err, bool *dynamic_arg)
 {
     const tfx_value **targs;
     const tfx_type *ret;
@@ -154,6 +154,7 @@ static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
 
     err->arg = -1;
     err->message = NULL;
+    *dynamic_arg = false;
     if (fn->varparam == NULL && nargs != fn->nparams)
         return tfx_fn_error(
             err, tfx_ctx_printf(ctx, "wrong number of arguments (%zu required; %zu given)",
@@ -176,8 +177,10 @@ static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
         if (tfx_value_is_null(v) && !p->allow_null)
             return tfx_fn_arg_error(err, (long)i, "argument must not be null");
         if (v->type->kind == TFX_TYPE_DYNAMIC) {
-            if (!p->allow_dynamic)
+            if (!p->allow_dynamic && !(ctx->pn && p->allow_dynamic_pn)) {
+                *dynamic_arg = true;
                 return &tfx_type_dynamic;
+            }
             continue;
         }
         msg = tfx_fn_conformance(ctx, v->type, p->type);
@@ -197,24 +200,25 @@ const tfx_type *tfx_func_return_type(tfx_ctx *ctx, const tfx_function *fn,
                                      const tfx_value *const *args, size_t nargs,
                                      tfx_func_error *err)
 {
-    return return_type(ctx, fn, args, nargs, err);
+    bool dynamic_arg;
+
+    return return_type(ctx, fn, args, nargs, err, &dynamic_arg);
 }
 
 /* [call.unknown.pn] Profile PN (cty 1.15.1+): every argument is looked
  * at; the marks of those whose parameter does not accept marks are
  * gathered (at every depth), and when one of them is an unknown its
  * parameter does not accept, the result is the unknown of ret carrying
- * all those marks, and the implementation does not run.  NULL when the
- * call is to go on.  (cty 1.18's other early unknown, for a dynamic
- * argument to a parameter without AllowDynamicType, is left out: the
- * parameters' flags here are cty 1.12.1's, and 1.18 sets AllowDynamicType
- * on many more.) */
+ * all those marks, and the implementation does not run; so it does when
+ * the result type was decided by a dynamic argument to a parameter that
+ * does not accept one (dynamic_arg, [call.dynamic.pn]).  NULL when the
+ * call is to go on. */
 static const tfx_value *unknown_result_pn(tfx_ctx *ctx, const tfx_function *fn,
                                           const tfx_value *const *args, size_t nargs,
-                                          const tfx_type *ret)
+                                          const tfx_type *ret, bool dynamic_arg)
 {
     const tfx_marks *marks = NULL;
-    bool unknown = false;
+    bool unknown = dynamic_arg;
     size_t i;
 
     for (i = 0; i < nargs; i++) {
@@ -257,14 +261,15 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
     const tfx_marks *result_marks = NULL;
     const tfx_value *result;
     const char *msg;
+    bool dynamic_arg;
     size_t i;
 
     tfx_ctx_step(ctx);
-    ret = return_type(ctx, fn, args, nargs, err);
+    ret = return_type(ctx, fn, args, nargs, err, &dynamic_arg);
     if (ret == NULL)
         return NULL;
     if (ctx->pn) {
-        result = unknown_result_pn(ctx, fn, args, nargs, ret);
+        result = unknown_result_pn(ctx, fn, args, nargs, ret, dynamic_arg);
         if (result != NULL)
             return result;
     }

@@ -83,12 +83,16 @@ static const tfx_value *try_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx
         size_t j;
 
         ev = c->ev;
-        if (tfx_ev_closure_depends_on_unknowns(c))
+        if (!ctx->pn && tfx_ev_closure_depends_on_unknowns(c))
             return &tfx_value_dynamic_unknown;
         tfx_diags_init(&mine, ctx->arena);
         v = tfx_ev_closure_value(c, &mine);
-        if (!tfx_diags_has_errors(&mine))
+        if (!tfx_diags_has_errors(&mine)) {
+            /* [fn.try.unknowns.pn] PN looks at the value itself */
+            if (ctx->pn && !tfx_value_is_wholly_known(v))
+                return &tfx_value_dynamic_unknown;
             return v;
+        }
         for (j = 0; j < mine.n; j++) {
             const tfx_diag *d = &mine.items[j];
 
@@ -122,16 +126,23 @@ static const tfx_value *can_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx
 {
     const tfx_ev_closure *c = tfx_ev_closure_of(args[0]);
     tfx_diags mine;
+    const tfx_value *v;
 
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
     TFX_UNUSED(err);
-    if (tfx_ev_closure_depends_on_unknowns(c))
+
+    if (!ctx->pn && tfx_ev_closure_depends_on_unknowns(c))
         return tfx_value_unknown(ctx, &tfx_type_bool);
     tfx_diags_init(&mine, ctx->arena);
-    (void)tfx_ev_closure_value(c, &mine);
-    return tfx_value_bool(!tfx_diags_has_errors(&mine));
+    v = tfx_ev_closure_value(c, &mine);
+    if (tfx_diags_has_errors(&mine))
+        return &tfx_value_false;
+    /* [fn.try.unknowns.pn] PN: a result not wholly known gives unknown */
+    if (ctx->pn && !tfx_value_is_wholly_known(v))
+        return tfx_value_unknown(ctx, &tfx_type_bool);
+    return &tfx_value_true;
 }
 
 static const tfx_function can_function = {

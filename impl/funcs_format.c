@@ -705,7 +705,7 @@ static const tfx_param format_params[] = {
 };
 
 static const tfx_param format_args = {
-    .name = "args", .type = &tfx_type_dynamic, .allow_null = true};
+    .name = "args", .type = &tfx_type_dynamic, .allow_null = true, .allow_dynamic_pn = true};
 
 /* [fn.format.unknown] An argument with an unknown anywhere in it gives an
  * unknown string (nested values are printed as JSON, which needs them
@@ -737,7 +737,8 @@ static const tfx_function fn_format = {.name = "format",
 static const tfx_type list_of_string = {.kind = TFX_TYPE_LIST, .elem = &tfx_type_str};
 
 static const tfx_param formatlist_args = {
-    .name = "args", .type = &tfx_type_dynamic, .allow_null = true, .allow_unknown = true};
+    .name = "args", .type = &tfx_type_dynamic, .allow_null = true, .allow_unknown = true,
+    .allow_dynamic_pn = true};
 
 static bool is_sequence(const tfx_type *t)
 {

@@ -99,7 +99,7 @@ static tfx_str nfc(tfx_ctx *ctx, tfx_str s)
 {
     tfx_str out;
 
-    out.s = tfx_text_nfc(ctx->arena, s.s, s.nbytes, &out.nbytes);
+    out.s = tfx_text_nfc_profile(ctx->arena, s.s, s.nbytes, ctx->pn, &out.nbytes);
     if (out.s == NULL)
         fail_memory(ctx);
     return out;

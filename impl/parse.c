@@ -66,7 +66,8 @@ void tfx_p_literal_value(parser *p, tfx_literal *lit)
             lit->value.nfc.n = lit->ntext;
         } else {
             lit->value.nfc.s = p->oom ? NULL
-                               : tfx_text_nfc(p->arena, lit->text, lit->ntext, &lit->value.nfc.n);
+                               : tfx_text_nfc_profile(p->arena, lit->text, lit->ntext, p->pn,
+                                                      &lit->value.nfc.n);
             if (lit->value.nfc.s == NULL)
                 p->oom = true;
         }

@@ -431,14 +431,36 @@ static char *nfc_ascii(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
     return tfx_arena_strndup(arena, s, n);
 }
 
+static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
+                         size_t *out_n);
+
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 {
     if (tfx_text_is_ascii((const unsigned char *)s, n))
         return nfc_ascii(arena, s, n, out_n);
-    return tfx_text_nfc_general(arena, s, n, out_n);
+    return nfc_general(arena, s, n, true, out_n);
+}
+
+/* [value.string.nfc.pn] Profile PN normalises with Unicode 15.0.0's data
+ * (x/text's tables15.0.0), the version of utf8proc's own tables (2.8.0):
+ * utf8proc alone, with no mark treated as unassigned. */
+char *tfx_text_nfc_profile(tfx_arena *arena, const char *s, size_t n, bool pn, size_t *out_n)
+{
+    if (tfx_text_is_ascii((const unsigned char *)s, n))
+        return nfc_ascii(arena, s, n, out_n);
+    return nfc_general(arena, s, n, !pn, out_n);
 }
 
 char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
+{
+    return nfc_general(arena, s, n, true, out_n);
+}
+
+/* The NFC form of valid UTF-8 text by utf8proc; with unicode13, the
+ * marks that Unicode 13 had not assigned split the text into runs
+ * normalised one by one (Go 1.19's x/text tables, profile P14). */
+static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
+                         size_t *out_n)
 {
     const unsigned char *u = (const unsigned char *)s;
     utf8proc_uint8_t *norm = NULL;
@@ -453,7 +475,7 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
     }
     if (n > (size_t)PTRDIFF_MAX / 3)
         return NULL;
-    while (i < n && !split) {
+    while (unicode13 && i < n && !split) {
         int32_t cp;
 
         i += tfx_text_decode(u + i, n - i, &cp);

@@ -60,6 +60,9 @@ bool tfx_text_is_ascii(const unsigned char *s, size_t n);
  * in *out_n.  Invalid UTF-8 is copied unchanged.  NULL when the arena
  * refuses the memory. */
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
+/* tfx_text_nfc under a profile: with pn, Unicode 15's normalisation
+ * (profile PN) instead of Unicode 13's (P14). */
+char *tfx_text_nfc_profile(tfx_arena *arena, const char *s, size_t n, bool pn, size_t *out_n);
 
 /* tfx_text_nfc without its fast path for ASCII text: every text through
  * utf8proc.  For tests, which compare the two. */

@@ -277,7 +277,7 @@ const tfx_value *tfx_value_string(tfx_ctx *ctx, const char *s, size_t nbytes)
     char *norm;
 
     tfx_ctx_check_string(ctx, nbytes);
-    norm = tfx_text_nfc(ctx->arena, s, nbytes, &n);
+    norm = tfx_text_nfc_profile(ctx->arena, s, nbytes, ctx->pn, &n);
     if (norm == NULL)
         fail_nomem(ctx);
     tfx_ctx_check_string(ctx, n);

@@ -93,6 +93,15 @@ static void test_nfc_fast_path(void)
         r = tfx_text_nfc(a, "e\xCC\x81", 3, &n);
         CHECK_STR(r, "\xC3\xA9");
         CHECK(n == 2);
+        /* [value.string.nfc] [value.string.nfc.pn] U+1E4EC (class 232, new in
+         * Unicode 15) then U+0301: a starter for P14, a mark for PN */
+        r = tfx_text_nfc_profile(a, "a\xF0\x9E\x93\xAC\xCC\x81", 7, false, &n);
+        CHECK_STR(r, "a\xF0\x9E\x93\xAC\xCC\x81");
+        r = tfx_text_nfc_profile(a, "a\xF0\x9E\x93\xAC\xCC\x81", 7, true, &n);
+        CHECK_STR(r, "\xC3\xA1\xF0\x9E\x93\xAC");
+        CHECK(n == 6);
+        r = tfx_text_nfc_profile(a, "e\xCC\x81", 3, true, &n);
+        CHECK_STR(r, "\xC3\xA9");
     }
     tfx_arena_free(a);
 }
