@@ -339,6 +339,8 @@ static cond_result element_condition(tfx_ev *ev, const tfx_node *n, const tfx_en
                          &n->range, "The value of the 'if' clause must not be null.");
         return COND_UNKNOWN;
     }
+    if (ev->ctx->pn) /* [mark.prop.for.pn] also when unknown or not a bool */
+        *marks = tfx_marks_union(ev->ctx, *marks, raw->marks);
     if (!object_form && tfx_value_is_unknown(raw))
         return COND_UNKNOWN;
     inc = tfx_ev_convert(ev, raw, &tfx_type_bool, &why);

@@ -109,7 +109,9 @@ static tfx_str nfc(tfx_ctx *ctx, tfx_str s)
  * Go's encoding/json writes it with HTML escaping on (json.Marshal): ", \ and the control
  * characters escaped (\n \r \t short, the others \u00xx), <, > and & as
  * \u003c \u003e \u0026, U+2028 and U+2029 as \u2028 \u2029, each byte
- * that is not UTF-8 as \ufffd; DEL and everything else as it is. */
+ * that is not UTF-8 as \ufffd; DEL and everything else as it is.
+ * [fn.jsonencode.string.pn] Profile PN (Go 1.22's encoding/json): \b and
+ * \f short too. */
 static void put_json_string(tfx_textbuf *b, const char *s, size_t nbytes)
 {
     static const char hex[] = "0123456789abcdef";
@@ -134,6 +136,8 @@ static void put_json_string(tfx_textbuf *b, const char *s, size_t nbytes)
                 tfx_textbuf_puts(b, "\\r");
             } else if (c == '\t') {
                 tfx_textbuf_puts(b, "\\t");
+            } else if ((c == '\b' || c == '\f') && b->ctx != NULL && b->ctx->pn) {
+                tfx_textbuf_puts(b, c == '\b' ? "\\b" : "\\f");
             } else {
                 char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF], '\0'};
 
