@@ -1231,23 +1231,28 @@ static void left_paren(parser *p, const char *name)
     set_name(p, p->ncap, name ? name : "");
 }
 
-/* At "(?": a named group (?P<name>, or flags (?flags) / (?flags:. */
+/* At "(?": a named group (?P<name>, or flags (?flags) / (?flags:.
+ * [re.syntax.named.pn] Profile PN (Go 1.22's regexp/syntax): (?<name> too. */
 static size_t parse_perl_flags(parser *p, size_t t)
 {
-    if (p->n - t > 4 && p->s[t + 2] == 'P' && p->s[t + 3] == '<') {
+    bool with_p = p->n - t > 4 && p->s[t + 2] == 'P' && p->s[t + 3] == '<';
+    bool bare = p->ctx->pn && p->n - t > 3 && p->s[t + 2] == '<';
+
+    if (with_p || bare) {
+        size_t start = with_p ? t + 4 : t + 3; /* the name's first byte */
         size_t end = find_byte(p, t, '>');
         if (end == NONE) {
             check_utf8(p, t, p->n);
             fail(p, ERR_INVALID_NAMED_CAPTURE, t, p->n);
         }
-        check_utf8(p, t + 4, end);
-        bool valid = end > t + 4;
-        for (size_t i = t + 4; i < end; i++)
+        check_utf8(p, start, end);
+        bool valid = end > start;
+        for (size_t i = start; i < end; i++)
             if (p->s[i] != '_' && !is_alnum((unsigned char)p->s[i]))
                 valid = false;
         if (!valid)
             fail(p, ERR_INVALID_NAMED_CAPTURE, t, end + 1);
-        left_paren(p, tfx_ctx_strndup(p->ctx, p->s + t + 4, end - t - 4));
+        left_paren(p, tfx_ctx_strndup(p->ctx, p->s + start, end - start));
         return end + 1;
     }
     size_t u = t + 2;
