@@ -62,6 +62,7 @@ typedef struct {
     VEC(heredoc) heredocs;
     int braces;
     bool failed;                /* malloc refused */
+    bool error_tokens;          /* a token is one that tfx_lex_check reports */
 } lexer;
 
 /* Makes room for one more item in vector v; false when malloc refuses. */
@@ -135,15 +136,58 @@ static tfx_pos counted_end(const lexer *lx, tfx_pos start, size_t ts, size_t te)
     return end;
 }
 
+/* Makes the token array larger; false when malloc refuses.  It grows to
+ * the number of tokens the whole source would have at the density of the
+ * part lexed so far (an eighth more), or to twice its size if that is
+ * more: a source that needs more room than the first guess (lex_source)
+ * is mostly copied once, not once per doubling, which for a large array
+ * is memory traffic that instruction counts do not show. */
+static bool grow_tokens(lexer *lx)
+{
+    size_t n = lx->tokens.n;
+    size_t done = n > 0 ? lx->tokens.items[n - 1].end - lx->base : 0;
+    size_t cap = lx->tokens.cap;
+
+    if (done > 0 && n <= SIZE_MAX / lx->n) {
+        size_t guess = n * lx->n / done;
+
+        guess += guess / 8 + 16;
+        if (guess / 2 > cap) {
+            tfx_lexeme *p = guess <= SIZE_MAX / sizeof(*p) ? realloc(lx->tokens.items, guess * sizeof(*p)) : NULL;
+
+            if (p != NULL) {
+                lx->tokens.items = p;
+                lx->tokens.cap = guess;
+                return true;
+            }
+        }
+    }
+    return vec_grow(lx, (void **)&lx->tokens.items, &lx->tokens.cap, sizeof(*lx->tokens.items));
+}
+
+/* Makes room for at least k more tokens; false when malloc refuses. */
+static bool token_room(lexer *lx, size_t k)
+{
+    while (lx->tokens.cap - lx->tokens.n < k)
+        if (!grow_tokens(lx))
+            return false;
+    return true;
+}
+
 /* Appends a token for src[ts..te) that starts at column `column` of the
  * current line.  Every value fits: the source is at most TFX_LEX_MAX_BYTES
- * long and lines and columns never exceed offsets + 1. */
+ * long and lines and columns never exceed offsets + 1.  Every token that
+ * is an error in itself comes this way (the fast run leaves them to the
+ * general path), so that tfx_lex_check need not read the array again
+ * when there is none. */
 static inline bool push_token(lexer *lx, tfx_token_kind kind, size_t ts, size_t te, size_t column)
 {
     tfx_lexeme *t;
 
-    if (!VEC_GROW(lx, lx->tokens))
+    if (lx->tokens.n == lx->tokens.cap && !grow_tokens(lx))
         return false;
+    if (tfx_token_error_in_itself(kind))
+        lx->error_tokens = true;
     t = &lx->tokens.items[lx->tokens.n++];
     t->kind = (uint32_t)kind;
     t->start = (uint32_t)(lx->base + ts);
@@ -711,14 +755,15 @@ enum {
  * MC_SELF: no rule but self_token's starts with these: '-' starts no
  * number, '*' no comment, '%' no sequence in this state [lex.main].
  * MC_GENERAL: '/' and '#' (comments), '~' ("~}"), CR, other ASCII and
- * every non-ASCII byte. */
+ * every non-ASCII byte; also '^' ';' '`' and '\'', one-byte tokens that
+ * are errors in themselves, which the fast run leaves to the general
+ * path (push_token notes them). */
 #define MAIN_CLASS(c) \
     ((c) == ' ' || (c) == '\t' ? MC_SPACE \
      : (c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') ? MC_IDENT \
      : (c) >= '0' && (c) <= '9' ? MC_DIGIT \
      : (c) == '[' || (c) == ']' || (c) == '(' || (c) == ')' || (c) == ',' || (c) == '*' \
-       || (c) == '%' || (c) == '+' || (c) == '-' || (c) == '?' || (c) == ':' || (c) == '^' \
-       || (c) == ';' || (c) == '`' || (c) == '\'' ? MC_SELF \
+       || (c) == '%' || (c) == '+' || (c) == '-' || (c) == '?' || (c) == ':' ? MC_SELF \
      : (c) == '=' || (c) == '!' || (c) == '<' || (c) == '>' || (c) == '&' || (c) == '|' ? MC_PAIR \
      : (c) == '.' ? MC_DOT \
      : (c) == '\n' ? MC_LF \
@@ -766,7 +811,8 @@ static inline size_t ascii_ident_len(const unsigned char *s, size_t n)
  * second byte follows, else the one-byte token [lex.operators].  These
  * are the only rules that start with these bytes (INVALID's one byte
  * loses ties, being offered last) but the heredoc introducer "<<": then
- * 0, and the general path decides. */
+ * 0, and the general path decides.  A lone '&' or '|' (a bitwise
+ * operator, an error in itself) is 0 too, for push_token to note. */
 static size_t pair_len(const unsigned char *s, size_t n, tfx_token_kind *kind)
 {
     unsigned char next = n >= 2 ? s[1] : 0;
@@ -781,8 +827,16 @@ static size_t pair_len(const unsigned char *s, size_t n, tfx_token_kind *kind)
         two = next == '=' ? TFX_TOK_LESS_THAN_EQ : two;
         break;
     case '>': two = next == '=' ? TFX_TOK_GREATER_THAN_EQ : two; break;
-    case '&': two = next == '&' ? TFX_TOK_AND : two; break;
-    case '|': two = next == '|' ? TFX_TOK_OR : two; break;
+    case '&':
+        if (next != '&')
+            return 0;
+        two = TFX_TOK_AND;
+        break;
+    case '|':
+        if (next != '|')
+            return 0;
+        two = TFX_TOK_OR;
+        break;
     default: break;
     }
     *kind = two != TFX_TOK_COUNT ? two : self_token(s[0]);
@@ -916,15 +970,6 @@ static bool fast_template(const unsigned char *s, size_t n, action eol_act, acti
         *m = (match){mid_act, TFX_TOK_STRING_LIT, len, SHAPE_PLAIN};
     else
         return false;
-    return true;
-}
-
-/* Makes room for at least k more tokens; false when malloc refuses. */
-static bool token_room(lexer *lx, size_t k)
-{
-    while (lx->tokens.cap - lx->tokens.n < k)
-        if (!vec_grow(lx, (void **)&lx->tokens.items, &lx->tokens.cap, sizeof(*lx->tokens.items)))
-            return false;
     return true;
 }
 
@@ -1475,6 +1520,7 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
     out->src = src;
     out->items = ok ? lx.tokens.items : NULL;
     out->n = ok ? lx.tokens.n : 0;
+    out->error_tokens = ok && lx.error_tokens;
     if (!ok)
         free(lx.tokens.items);
     free(lx.states.items);
@@ -1524,28 +1570,14 @@ void tfx_lex_join_double_colons(tfx_tokens *t)
  * Tokens that are errors in themselves [lex.invalid]
  * ------------------------------------------------------------------ */
 
-/* The kinds of token that tfx_lex_check reports. */
-static bool error_in_itself(tfx_token_kind k)
-{
-    switch (k) {
-    case TFX_TOK_BITWISE_AND: case TFX_TOK_BITWISE_OR: case TFX_TOK_BITWISE_XOR:
-    case TFX_TOK_BITWISE_NOT: case TFX_TOK_BACKTICK: case TFX_TOK_APOSTROPHE:
-    case TFX_TOK_SEMICOLON: case TFX_TOK_BAD_UTF8: case TFX_TOK_QUOTED_NEWLINE:
-    case TFX_TOK_INVALID:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* The index of the first token from `from` on that error_in_itself
- * accepts, or n. */
+/* The index of the first token from `from` on that is an error in
+ * itself, or n. */
 static size_t next_error_token(const tfx_lexeme *items, size_t n, size_t from)
 {
     size_t i;
 
     for (i = from; i < n; i++)
-        if (error_in_itself((tfx_token_kind)items[i].kind))
+        if (tfx_token_error_in_itself((tfx_token_kind)items[i].kind))
             break;
     return i;
 }
@@ -1559,6 +1591,8 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
     int bad_utf8 = 0;
     size_t i = 0;
 
+    if (!tokens->error_tokens)
+        return;
     for (;;) {
         tfx_token tok;
         const tfx_token *t = &tok;

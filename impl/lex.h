@@ -10,6 +10,7 @@
 #ifndef TFX_LEX_H
 #define TFX_LEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,21 @@ typedef enum {
 /* Upstream's name of a token kind, e.g. "OBrace". */
 const char *tfx_token_name(tfx_token_kind k);
 
+/* Whether tokens of kind k are errors in themselves, which tfx_lex_check
+ * reports [lex.invalid.*]. */
+static inline bool tfx_token_error_in_itself(tfx_token_kind k)
+{
+    switch (k) {
+    case TFX_TOK_BITWISE_AND: case TFX_TOK_BITWISE_OR: case TFX_TOK_BITWISE_XOR:
+    case TFX_TOK_BITWISE_NOT: case TFX_TOK_BACKTICK: case TFX_TOK_APOSTROPHE:
+    case TFX_TOK_SEMICOLON: case TFX_TOK_BAD_UTF8: case TFX_TOK_QUOTED_NEWLINE:
+    case TFX_TOK_INVALID:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* A token with everything spelled out, as the parser sees it. */
 typedef struct {
     tfx_token_kind kind;
@@ -87,6 +103,8 @@ typedef struct {
     const unsigned char *src;   /* the source the offsets refer to */
     tfx_lexeme *items;          /* freed with the arena; the last one is EOF */
     size_t n;
+    bool error_tokens;          /* some token is one that tfx_lex_check
+                                 * reports (else it has nothing to read) */
 } tfx_tokens;
 
 /* Token i spelled out (i < t->n).  Inline: the parser asks for every
@@ -136,7 +154,9 @@ void tfx_lex_join_double_colons(tfx_tokens *t);
 
 /* Reports the tokens that are errors in themselves: invalid characters,
  * bad UTF-8, unsupported operators, quotes and semicolons, newlines in
- * quoted strings [lex.invalid.*]. */
+ * quoted strings [lex.invalid.*].  Reads the tokens only when the lexer
+ * saw such a token (error_tokens): a large array read again long after
+ * it was written comes from main memory. */
 void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags);
 
 #endif /* TFX_LEX_H */

@@ -72,11 +72,23 @@ static size_t random_input(unsigned char *buf, size_t cap, size_t max_pieces)
     return n;
 }
 
+/* Whether a token of t is one that tfx_lex_check reports: what
+ * t->error_tokens says. */
+static bool has_error_token(const tfx_tokens *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        if (tfx_token_error_in_itself((tfx_token_kind)t->items[i].kind))
+            return true;
+    return false;
+}
+
 static bool same_tokens(const tfx_tokens *a, const tfx_tokens *b)
 {
     size_t i;
 
-    if (a->n != b->n)
+    if (a->n != b->n || a->error_tokens != b->error_tokens || a->error_tokens != has_error_token(a))
         return false;
     for (i = 0; i < a->n; i++) {
         const tfx_lexeme *x = &a->items[i];
