@@ -11,11 +11,14 @@
  *   2. for a "<<-" heredoc, flush_heredoc removes the common indentation;
  *   3. the directive structure is then built from the flat list
  *      (parse_sequence, parse_if, parse_for).
+ * In a large template, pass 3 takes the parts of pass 1 in batches as they
+ * settle (settle_parts), while they are still in the caches.
  * A template that is exactly one interpolation is its interpolation's own
  * value (TEMPLATE_WRAP) [tmpl.unwrap].
  */
 #include "parse_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,21 @@ typedef struct {
         const tfx_range *range;  /* END_CTRL: the marker's range (arena) */
     } u;
 } part;
+
+/* Pass 3 run early (settle_parts): how many parts wait for it at least,
+ * and what it has to know. */
+#define SETTLE_BATCH 32
+
+typedef struct {
+    bool on;              /* parts may still settle (false after a mismatch) */
+    size_t seen;          /* parts looked at by note_part */
+    size_t open;          /* directives open among them */
+    uint64_t is_if;       /* bit d: the directive open at depth d + 1 is an if */
+    uint64_t has_else;    /* bit d: that if has had its else */
+    tfx_node **nodes;     /* pass 3's elements of the settled parts (malloc'd) */
+    size_t n;
+    size_t cap;
+} early;
 
 static const char *ctrl_name(ctrl_kind c)
 {
@@ -568,10 +586,13 @@ static tfx_node *literal_part_node(parser *p, const char *text, size_t ntext, tf
     return n;
 }
 
+static void settle_parts(parser *p, early *e, vec *parts);
+
 /* Reads the parts of a template up to a token of kind `end_kind`; the
- * last part is always PART_END, the end token's range in `end`. */
+ * last part is always PART_END, the end token's range in `end`.  Parts
+ * that settle on the way are taken by pass 3 into e. */
 static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_range *end,
-                        tfx_range *whole)
+                        tfx_range *whole, early *e)
 {
     tfx_range start = tfx_p_peek_range(p);
     tfx_range end_range;
@@ -581,9 +602,13 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
 
     memset(&end_range, 0, sizeof(end_range));
     for (;;) {
-        tfx_token next = tfx_p_read(p);
+        tfx_token next;
         bool strip = strip_next;
         bool can_strip = last_was_literal;
+
+        if (e->on && parts->n >= SETTLE_BATCH)
+            settle_parts(p, e, parts);
+        next = tfx_p_read(p);
 
         if (next.kind == end_kind) {
             end_range = next.range;
@@ -629,7 +654,7 @@ static void parse_parts(parser *p, vec *parts, tfx_token_kind end_kind, tfx_rang
             break;
         }
     }
-    if (parts->n == 0) {
+    if (parts->n == 0 && e->n == 0) {
         memset(&pt, 0, sizeof(pt));
         pt.kind = PART_LITERAL;
         pt.u.node = literal_part_node(p, "", 0, tfx_range_at(start.end));
@@ -1055,6 +1080,99 @@ static tfx_node *sequence_node(parser *p, cursor *c)
     }
 }
 
+/* ---------------------------------------------------------------------
+ * Pass 3 early: parts that have settled
+ * ------------------------------------------------------------------ */
+
+/* Pass 3 at the end of a large template reads parts and nodes that pass 1
+ * made long before and that have left the caches by then (a bare template
+ * of 1.6 MB: 51 MB in between).  So, in a template that is not flushed,
+ * pass 3 takes the parts made so far whenever at least SETTLE_BATCH of
+ * them have settled: every directive among them closed by its own marker
+ * (an if by one else at most, then endif; a for by endfor) and no deeper
+ * than the depth limit lets pass 3 go.  It then makes the same elements
+ * as at the end, as it reads one element at a time and a directive's
+ * element ends at its closing marker; it reports nothing for them, so its
+ * diagnostics keep their place after pass 1's; and nothing later changes
+ * those parts, but a literal at the end, whose trailing white space a
+ * strip marker may still take ([tmpl.strip]): that part waits.  A marker
+ * that would not close this way turns the early pass off for the rest of
+ * the template (pass 3 at the end reports it).  The general path
+ * (p->general) never runs it: the unit tests compare the two. */
+/* Counts a new part into the open directives [tmpl.if] [tmpl.for]. */
+static void note_part(const parser *p, early *e, const part *pt)
+{
+    uint64_t bit;
+
+    if (pt->kind == PART_LITERAL || pt->kind == PART_INTERP)
+        return;
+    if (pt->kind == PART_IF || pt->kind == PART_FOR) {
+        /* sequence_node enters one level per directive */
+        if (e->open >= 64 || p->depth + e->open + 1 > p->max_depth) {
+            e->on = false;
+            return;
+        }
+        bit = (uint64_t)1 << e->open;
+        e->open++;
+        e->is_if = pt->kind == PART_IF ? e->is_if | bit : e->is_if & ~bit;
+        e->has_else &= ~bit;
+        return;
+    }
+    if (pt->kind != PART_END_CTRL)
+        return;
+    bit = e->open > 0 ? (uint64_t)1 << (e->open - 1) : 0;
+    if (bit == 0 || ((e->is_if & bit) != 0) != (pt->ctrl != CTRL_ENDFOR)
+        || (pt->ctrl == CTRL_ELSE && (e->has_else & bit) != 0)) {
+        e->on = false;
+        return;
+    }
+    if (pt->ctrl == CTRL_ELSE)
+        e->has_else |= bit;
+    else
+        e->open--;
+}
+
+/* Notes the parts made since the last call, and takes the settled ones
+ * into e (parse_parts calls it between parts, once SETTLE_BATCH wait). */
+static void settle_parts(parser *p, early *e, vec *parts)
+{
+    cursor c;
+    part kept;
+    size_t keep;
+    size_t take;
+
+    while (e->seen < parts->n && e->on) {
+        note_part(p, e, tfx_p_item(p, parts, sizeof(part), e->seen));
+        e->seen++;
+    }
+    if (!e->on || p->oom || e->open > 0)
+        return;
+    kept = *(part *)tfx_p_item(p, parts, sizeof(part), parts->n - 1);
+    keep = kept.kind == PART_LITERAL ? 1 : 0;
+    take = parts->n - keep;
+    if (e->cap - e->n < take) {
+        size_t cap = e->cap * 2 > e->n + take ? e->cap * 2 : e->n + take;
+        tfx_node **nodes = cap <= SIZE_MAX / sizeof(*nodes) ? realloc(e->nodes, cap * sizeof(*nodes)) : NULL;
+
+        if (nodes == NULL) {
+            p->oom = true;
+            return;
+        }
+        e->nodes = nodes;
+        e->cap = cap;
+    }
+    memset(&c, 0, sizeof(c));
+    c.p = p;
+    c.parts.base = parts->base;
+    c.parts.n = take;
+    while (c.pos < take)
+        e->nodes[e->n++] = sequence_node(p, &c);
+    tfx_p_drop(p, parts);
+    if (keep)
+        push_part(p, parts, &kept);
+    e->seen = parts->n;
+}
+
 /* [tmpl.literal] [gram.term.template] The fast path of tfx_p_template for
  * a quoted string that is one literal token and its closing quote, the
  * commonest template: the template node of that one literal, made without
@@ -1103,12 +1221,16 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     cursor c;
     tfx_node *n;
     bool passthru;
+    early e;
 
     n = single_literal(p, end);
     if (n != NULL)
         return n;
-    parse_parts(p, &parts, end, &end_range, &whole);
+    memset(&e, 0, sizeof(e));
+    e.on = !flush && !p->general;
+    parse_parts(p, &parts, end, &end_range, &whole, &e);
     if (p->oom || parts.n == 0) {
+        free(e.nodes);
         tfx_p_drop(p, &parts);
         return tfx_p_placeholder(p, whole);
     }
@@ -1117,7 +1239,8 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
     if (p->pn)
         meld_literals(p, &parts);
     /* [tmpl.unwrap] one interpolation and nothing else */
-    passthru = parts.n == 2 && ((part *)tfx_p_item(p, &parts, sizeof(part), 0))->kind == PART_INTERP;
+    passthru = e.n == 0 && parts.n == 2
+               && ((part *)tfx_p_item(p, &parts, sizeof(part), 0))->kind == PART_INTERP;
     c.p = p;
     c.parts = parts;
     c.pos = 0;
@@ -1128,6 +1251,7 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
         tfx_p_push(p, &nodes, &item, sizeof(node_ptr));
     }
     if (p->oom) {
+        free(e.nodes);
         tfx_p_drop(p, &nodes);
         tfx_p_drop(p, &parts);
         return tfx_p_placeholder(p, whole);
@@ -1139,12 +1263,26 @@ tfx_node *tfx_p_template(parser *p, tfx_token_kind end, bool flush)
         tfx_p_drop(p, &parts);
         return n;
     }
-    {
+    n = tfx_p_node(p, TFX_NODE_TEMPLATE, whole);
+    if (e.n == 0) {
         size_t count = nodes.n;
 
-        n = tfx_p_node(p, TFX_NODE_TEMPLATE, whole);
         n->as.template.parts = tfx_p_finish(p, &nodes, sizeof(node_ptr));
         n->as.template.nparts = n->as.template.parts != NULL ? count : 0;
+    } else {
+        /* the settled elements, then the rest */
+        size_t count = e.n + nodes.n;
+        tfx_node **all = tfx_p_alloc_raw(p, count * sizeof(node_ptr));
+
+        if (all != NULL) {
+            memcpy(all, e.nodes, e.n * sizeof(node_ptr));
+            if (nodes.n > 0)
+                memcpy(all + e.n, tfx_p_item(p, &nodes, sizeof(node_ptr), 0), nodes.n * sizeof(node_ptr));
+        }
+        tfx_p_drop(p, &nodes);
+        n->as.template.parts = all;
+        n->as.template.nparts = all != NULL ? count : 0;
+        free(e.nodes);
     }
     tfx_p_drop(p, &parts);
     return n;

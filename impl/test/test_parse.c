@@ -500,6 +500,137 @@ static void test_literal_fast_path(void)
     CHECK(differ == 0);
 }
 
+/* Whether every string literal in the templates of n has the value of
+ * its text as it ended up (a strip marker after it shortens the text,
+ * and the value must be worked out after that): for ASCII text, its NFC
+ * form is the text itself. */
+static bool literal_values_current(const tfx_node *n)
+{
+    size_t i;
+
+    if (n == NULL)
+        return true;
+    switch (n->kind) {
+    case TFX_NODE_LITERAL:
+        if (n->as.literal.kind != TFX_LIT_STRING || n->as.literal.value.nfc.s == NULL)
+            return true;
+        for (i = 0; i < n->as.literal.ntext; i++)
+            if ((unsigned char)n->as.literal.text[i] >= 0x80)
+                return true;
+        return n->as.literal.value.nfc.n == n->as.literal.ntext
+               && memcmp(n->as.literal.value.nfc.s, n->as.literal.text, n->as.literal.ntext) == 0;
+    case TFX_NODE_TEMPLATE:
+        for (i = 0; i < n->as.template.nparts; i++)
+            if (!literal_values_current(n->as.template.parts[i]))
+                return false;
+        return true;
+    case TFX_NODE_TEMPLATE_WRAP:
+        return literal_values_current(n->as.wrap.wrapped);
+    case TFX_NODE_TEMPLATE_JOIN:
+        return literal_values_current(n->as.join.tuple);
+    case TFX_NODE_FOR:
+        return literal_values_current(n->as.for_expr.value);
+    case TFX_NODE_CONDITIONAL:
+        return literal_values_current(n->as.conditional.true_result)
+               && literal_values_current(n->as.conditional.false_result);
+    default:
+        return true;
+    }
+}
+
+/* tfx_parse of text: whether its template literals' values are current. */
+static bool fast_literal_values_current(const char *text, size_t n, tfx_lex_mode mode)
+{
+    tfx_arena *arena = tfx_arena_new(0);
+    tfx_diags diags;
+    bool ok;
+
+    if (arena == NULL)
+        return false;
+    tfx_diags_init(&diags, arena);
+    ok = literal_values_current(tfx_parse(arena, (const unsigned char *)text, n, mode, 8, &diags));
+    tfx_arena_free(arena);
+    return ok;
+}
+
+/* [tmpl.parts] [tmpl.if] [tmpl.for] Pass 3 run early on the parts of a
+ * large template that have settled (settle_parts) makes the tree and the
+ * diagnostics that pass 3 at the end makes: long random templates of
+ * random pieces and of directive blocks, nested (deeper than the depth
+ * limit of 8 at times), balanced or not, as bare templates, quoted
+ * strings and heredocs, compared with tfx_parse_general. */
+static void test_settle_fast_path(void)
+{
+    static const char *const opens[] = {"%{ if a }", "%{ for x in y ~}", "%{~ if b ~}"};
+    static const char *const mids[] = {"t", "${x}", "t ", " ${~ z }", "%{ else }"};
+    static const char *const closes[] = {"%{ endif }", "%{~ endfor }", "%{ endif ~}"};
+    unsigned long seed = 11;
+    char body[4096];
+    char text[4200];
+    int i;
+    int differ = 0;
+
+    /* all parts settled but one interpolation: still a template, not
+     * that interpolation's own value */
+    for (i = 0; i < 33; i++)
+        memcpy(text + 4 * i, "${x}", 4);
+    text[4 * 33] = '\0';
+    compare_paths("settle", text, 4 * 33, TFX_LEX_TEMPLATE, &differ);
+    for (i = 0; i < 3000; i++) {
+        size_t n = 0;
+        size_t open[16];
+        size_t nopen = 0;
+
+        while (n + 300 < sizeof(body)) {
+            size_t r;
+
+            seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+            r = (size_t)(seed >> 33) % 48;
+            if (r < 1) {
+                n += random_template(&seed, body + n, sizeof(body) - n);
+            } else if (r < 10 && nopen < 16) {
+                size_t k = (size_t)(seed >> 40) % 3;
+
+                open[nopen++] = k;
+                n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", opens[k]);
+            } else if (r < 30) {
+                /* an else mostly where it belongs: before an if's end */
+                n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", mids[(size_t)(seed >> 40) % ((seed >> 47) % 32 == 0 ? 5 : 4)]);
+            } else if (r < 40 && nopen > 0) {
+                /* mostly the matching close, sometimes the other one */
+                size_t k = open[--nopen];
+
+                if ((seed >> 45) % 64 == 0)
+                    k = (k + 1) % 3;
+                n += (size_t)snprintf(body + n, sizeof(body) - n, "%s%s",
+                                      k != 1 && (seed >> 52) % 2 == 0 ? "%{ else }e " : "", closes[k]);
+            } else {
+                n += (size_t)snprintf(body + n, sizeof(body) - n, "line ${v}\n");
+            }
+        }
+        while (nopen > 0 && (seed >> 50) % 4 != 0)
+            n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", closes[open[--nopen]]);
+        body[n] = '\0';
+        switch (i % 3) {
+        case 0:
+            memcpy(text, body, n + 1);
+            compare_paths("settle", text, n, TFX_LEX_TEMPLATE, &differ);
+            CHECK(fast_literal_values_current(text, n, TFX_LEX_TEMPLATE));
+            break;
+        case 1:
+            n = (size_t)snprintf(text, sizeof(text), "\"%s\"", body);
+            compare_paths("settle", text, n, TFX_LEX_EXPRESSION, &differ);
+            CHECK(fast_literal_values_current(text, n, TFX_LEX_EXPRESSION));
+            break;
+        default:
+            n = (size_t)snprintf(text, sizeof(text), "<<EOT\n%s\nEOT\n", body);
+            compare_paths("settle", text, n, TFX_LEX_EXPRESSION, &differ);
+            break;
+        }
+    }
+    CHECK(differ == 0);
+}
+
 /* [tmpl.heredoc.flush] [tmpl.strip] space_prefix's ASCII fast path counts
  * the white space tfx_text_space_prefix counts, and indent_columns and
  * indent_bytes count the clusters tfx_text_count_graphemes and
@@ -589,6 +720,7 @@ int main(void)
     test_profile_pn();
     test_binary_fast_path();
     test_literal_fast_path();
+    test_settle_fast_path();
     test_space_fast_path();
     test_expression_fast_path();
     return check_report("test_parse");
