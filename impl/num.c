@@ -91,6 +91,41 @@ static tfx_num *num_new(tfx_arena *a, mpfr_prec_t prec)
     return n;
 }
 
+/* Sets n, a +0 of 64 bits from num_new, to v, exactly, as
+ * mpfr_set_sj(n->v, v, MPFR_RNDN) does, without its general steps: the
+ * mantissa's one limb is |v| shifted until its top bit is set, the
+ * exponent |v|'s bit length (|v| = 0.1b... x 2^e), the sign v's; v = 0
+ * leaves the +0.  Only where a limb is 64 bits without nails; elsewhere
+ * mpfr_set_sj.  test_num compares numbers made so with the general
+ * reading of the same texts. */
+static void set_word(tfx_num *n, int64_t v)
+{
+#if GMP_NUMB_BITS == 64 && GMP_NAIL_BITS == 0
+    uint64_t m = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+    mpfr_exp_t e = 64;
+    mp_limb_t *limb = (mp_limb_t *)(n + 1); /* num_new's mantissa */
+
+    if (m == 0)
+        return;
+#if defined(__GNUC__)
+    e -= __builtin_clzll(m); /* the leading zero bits (m is not 0) */
+    m <<= 64 - e;
+#else
+    for (unsigned step = 32; step > 0; step /= 2) {
+        if ((m >> (64 - step)) == 0) {
+            m <<= step;
+            e -= (mpfr_exp_t)step;
+        }
+    }
+#endif
+    limb[0] = (mp_limb_t)m;
+    mpfr_custom_init_set(n->v, v < 0 ? -MPFR_REGULAR_KIND : MPFR_REGULAR_KIND, e,
+                         TFX_NUM_PREC_INT, limb);
+#else
+    mpfr_set_sj(n->v, (intmax_t)v, MPFR_RNDN); /* exact: 64 bits */
+#endif
+}
+
 /* [num.prec] [num.value] The whole number v (|v| < 2^63) as a number of
  * precision prec (>= 64) held in a mantissa of one word, or NULL if the
  * arena is exhausted: 48 bytes instead of 112 at 512 bits.  It is the
@@ -110,7 +145,7 @@ static tfx_num *num_new_word(tfx_arena *a, mpfr_prec_t prec, int64_t v)
 
     if (n == NULL)
         return NULL;
-    mpfr_set_sj(n->v, (intmax_t)v, MPFR_RNDN); /* exact: 64 bits */
+    set_word(n, v);
     n->prec = (uint32_t)prec;
     return n;
 }
@@ -1565,8 +1600,47 @@ char *tfx_num_round_digits(tfx_arena *a, const tfx_num *x, int ndigits, long *ex
 
 
 
+/* [num.arith] [num.value] The fast path of tfx_num_add and tfx_num_sub for
+ * whole numbers of one word: x + y (x - y when subtract) when both are
+ * whole numbers below 2^63 (word_integer), the result's precision (the
+ * larger of theirs) is 64 bits or more and the exact result r is nonzero
+ * and below 2^63; false, with nothing made, otherwise.  The general path
+ * rounds the exact result to that precision, which holds r exactly (64
+ * bits do), so it gives r, and num_new_word holds r as that number.  (A
+ * zero result is left to the general path, whose sign rules for it are
+ * IEEE's.)  test_num compares both ways on random numbers. */
+static bool add_words(tfx_arena *a, const tfx_num *x, const tfx_num *y, bool subtract,
+                      const tfx_num **out, tfx_num_err *err)
+{
+    mpfr_prec_t prec = max_prec(prec_of(x), prec_of(y));
+    int64_t u, v;
+    tfx_num *r;
+
+    if (prec < 64 || !word_integer(x, &u) || !word_integer(y, &v))
+        return false;
+    if (subtract)
+        v = -v; /* |v| < 2^63: no overflow */
+    if ((v > 0 && u > INT64_MAX - v) || (v < 0 && u < -INT64_MAX - v) || u + v == 0)
+        return false;
+    r = num_new_word(a, prec, u + v);
+    *err = r != NULL ? TFX_NUM_OK : TFX_NUM_ERR_NOMEM;
+    if (r != NULL)
+        *out = r;
+    return true;
+}
+
 tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out)
+{
+    tfx_num_err err;
+
+    if (add_words(a, x, y, false, out, &err))
+        return err;
+    return tfx_num_add_general(a, x, y, out);
+}
+
+tfx_num_err tfx_num_add_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out)
 {
     tfx_num *r;
     saved_range s;
@@ -1587,6 +1661,16 @@ tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
 
 tfx_num_err tfx_num_sub(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out)
+{
+    tfx_num_err err;
+
+    if (add_words(a, x, y, true, out, &err))
+        return err;
+    return tfx_num_sub_general(a, x, y, out);
+}
+
+tfx_num_err tfx_num_sub_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out)
 {
     tfx_num *r;
     saved_range s;

@@ -152,6 +152,12 @@ tfx_num_err tfx_num_add(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out);
 tfx_num_err tfx_num_sub(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out);
+/* tfx_num_add and tfx_num_sub without their fast path for whole numbers
+ * of one word (for tests). */
+tfx_num_err tfx_num_add_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out);
+tfx_num_err tfx_num_sub_general(tfx_arena *a, const tfx_num *x, const tfx_num *y,
+                                const tfx_num **out);
 tfx_num_err tfx_num_mul(tfx_arena *a, const tfx_num *x, const tfx_num *y,
                         const tfx_num **out);
 tfx_num_err tfx_num_div(tfx_arena *a, const tfx_num *x, const tfx_num *y,

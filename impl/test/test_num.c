@@ -560,8 +560,9 @@ static const tfx_num *random_whole(void)
     }
 }
 
-/* [num.mod] [num.value] tfx_num_mod and tfx_num_to_int64 (with their
- * fast paths for whole numbers) against their general paths. */
+/* [num.mod] [num.arith] [num.value] tfx_num_mod, tfx_num_add,
+ * tfx_num_sub and tfx_num_to_int64 (with their fast paths for whole
+ * numbers) against their general paths. */
 static void test_whole_fast_paths(void)
 {
     int same = 0;
@@ -575,6 +576,7 @@ static void test_whole_fast_paths(void)
         const tfx_num *rg = NULL;
         tfx_num_err ef = tfx_num_mod(A, x, y, &rf);
         tfx_num_err eg = tfx_num_mod_general(A, x, y, &rg);
+
         int64_t vf = 0;
         int64_t vg = 0;
         bool of = tfx_num_to_int64(x, &vf);
@@ -585,6 +587,21 @@ static void test_whole_fast_paths(void)
             same++;
         else
             fprintf(stderr, "mod differs\n");
+        /* x + y, x - y, and x + -x and x - x, whose zeros keep the
+         * general path's signs */
+        for (int k = 0; k < 4; k++) {
+            const tfx_num *z = k < 2 ? y : x;
+            bool sub = k % 2 == 1;
+            const tfx_num *z2 = k == 2 ? tfx_num_neg(A, x) : z;
+
+            total++;
+            ef = sub ? tfx_num_sub(A, x, z2, &rf) : tfx_num_add(A, x, z2, &rf);
+            eg = sub ? tfx_num_sub_general(A, x, z2, &rg) : tfx_num_add_general(A, x, z2, &rg);
+            if (ef == eg && (ef != TFX_NUM_OK || same_num(rf, rg)))
+                same++;
+            else
+                fprintf(stderr, "%s differs\n", sub ? "sub" : "add");
+        }
         if (of == og && (!of || vf == vg))
             same++;
         else
