@@ -271,6 +271,9 @@ static void answer_hello(tfx_adapter *a, answer_text *o, const json_t *request)
      * [flavor.capability] OpenTofu's table, which a case's "flavor":
      * "opentofu" asks for, and fn:<name> of each function only it has */
     put_text(o, ",\"fn:type\",\"flavor.opentofu\"");
+    /* [refine.adapter] profile PN's values carry refinements of unknowns */
+    if (a->profile == TFX_PROFILE_PN)
+        put_text(o, ",\"value.refinements\"");
     for (i = 0; (name = tfx_func_opentofu_only_name(i)) != NULL; i++) {
         put_text(o, ",\"fn:");
         put_text(o, name);
@@ -592,7 +595,7 @@ static json_t *load_cutting_variables(const char *line, size_t n, raw_text *raw)
 /* The context of a case: its variables; NULL after writing an errored
  * answer. */
 static tfx_context *case_context(answer_text *o, json_t *seq, json_t *c,
-                                 const raw_text *raw_vars)
+                                 const raw_text *raw_vars, tfx_profile profile)
 {
     json_t *vars = json_object_get(c, "variables");
     tfx_context *ctx = tfx_context_new();
@@ -603,6 +606,8 @@ static tfx_context *case_context(answer_text *o, json_t *seq, json_t *c,
         errored(o, seq, "out of memory");
         return NULL;
     }
+    /* [refine.json] the profile first: PN's variables may be refined */
+    tfx_context_set_profile(ctx, profile);
     if (vars == NULL)
         return ctx;
     if (!json_is_object(vars)) {
@@ -723,7 +728,7 @@ static void answer_eval(const tfx_adapter *a, answer_text *o, json_t *seq, json_
         tfx_source_free(src);
         return;
     }
-    ctx = case_context(o, seq, c, raw_vars);
+    ctx = case_context(o, seq, c, raw_vars, a->profile);
     if (ctx == NULL) {
         tfx_source_free(src);
         return;

@@ -143,6 +143,7 @@ TFX_API int tfx_context_set_profile(tfx_context *c, tfx_profile profile)
     case TFX_PROFILE_P14:
     case TFX_PROFILE_PN:
         c->pn = profile == TFX_PROFILE_PN;
+        c->mem.pn = c->pn; /* [refine.json] variables decoded from now on */
         return 0;
     }
     return -1;

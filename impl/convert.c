@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "refine.h"
 #include "render.h"
 
 static bool conv_exists(tfx_ctx *ctx, const tfx_type *in, const tfx_type *out, bool unsafe);
@@ -965,9 +966,15 @@ static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const
     if (is_dynamic(out))
         return v;
     /* [conv.object.optional] nulls and unknowns take no optional markers */
-    if (tfx_value_is_unknown(v))
-        return tfx_value_unknown(ctx, dynamic_replace(ctx, v->type,
-                                                      tfx_type_without_optional(ctx, out)));
+    if (tfx_value_is_unknown(v)) {
+        r = tfx_value_unknown(ctx, dynamic_replace(ctx, v->type,
+                                                   tfx_type_without_optional(ctx, out)));
+        /* [refine.convert] profile PN: the same type keeps the value, its
+         * refinements with it; another keeps what the conversion allows */
+        if (ctx->pn && tfx_type_equal(v->type, r->type))
+            return v;
+        return ctx->pn ? tfx_refine_convert_unknown(ctx, v, r) : r;
+    }
     if (tfx_value_is_null(v))
         return tfx_value_null(ctx, dynamic_replace(ctx, v->type,
                                                    tfx_type_without_optional(ctx, out)));

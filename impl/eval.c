@@ -24,6 +24,7 @@
 #include "convert.h"
 #include "eval_internal.h"
 #include "funcs_internal.h"
+#include "refine.h"
 #include "render.h"
 #include "text.h"
 
@@ -1245,8 +1246,9 @@ static const tfx_value *conditional_end_pn(tfx_ev *ev, const tfx_node *n, const 
     b = tfx_value_unmark(ctx, b, &bm);
     cm = tfx_marks_union(ctx, cm, tfx_marks_union(ctx, am, bm));
     if (tfx_value_is_unknown(c)) {
+        /* [refine.cond] what both results have in common */
         r = tfx_value_is_null(a) && tfx_value_is_null(b) ? tfx_value_null(ctx, rt)
-                                                         : tfx_value_unknown(ctx, rt);
+                                                         : tfx_refine_conditional(ctx, rt, a, b);
         return tfx_value_mark(ctx, r, cm);
     }
     c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);

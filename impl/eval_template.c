@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "eval_internal.h"
+#include "refine.h"
 #include "render.h"
 #include "text.h"
 
@@ -43,6 +44,40 @@ static const tfx_value *text_value(tfx_ev *ev, tfx_textbuf *buf)
  * error and contributes nothing; the others give their marks; an unknown
  * part makes the result unknown(string); a known one is converted to a
  * string and appended. */
+/* [refine.template] Profile PN (HCL 2.24): the unknown result of a
+ * template is not null, and when no part failed, starts with the text of
+ * the known parts before the first unknown one: its first 128 bytes, in
+ * NFC, cut to what later text cannot change (tfx_refine_safe_prefix). */
+static const tfx_value *unknown_template_pn(tfx_ev *ev, const char *text, size_t nbytes,
+                                            size_t ndiags_before)
+{
+    tfx_ctx *ctx = ev->ctx;
+    tfx_refinement r;
+    size_t i;
+
+    tfx_refinement_init(&r);
+    r.not_null = true;
+    for (i = ndiags_before; i < ev->diags->n; i++)
+        if (ev->diags->items[i].severity == TFX_SEV_ERROR)
+            nbytes = 0;
+    if (nbytes > 0) {
+        const tfx_value *s;
+
+        /* cut on a character boundary: a cut through a character would
+         * leave bytes that are not UTF-8, whose NFC form keeps only what
+         * comes before them */
+        if (nbytes > 128) {
+            nbytes = 128;
+            while (nbytes > 0 && ((unsigned char)text[nbytes] & 0xC0) == 0x80)
+                nbytes--;
+        }
+        s = tfx_value_string(ctx, text, nbytes);
+        r.prefix.s = s->as.string.s;
+        r.prefix.nbytes = tfx_refine_safe_prefix(s->as.string.s, s->as.string.nbytes);
+    }
+    return tfx_value_refine(ctx, tfx_value_unknown(ctx, &tfx_type_str), &r);
+}
+
 const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     tfx_ctx *ctx = ev->ctx;
@@ -50,6 +85,8 @@ const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *e
     const tfx_marks *marks = NULL;
     bool known = true;
     size_t i;
+    size_t nknown = 0; /* the bytes of buf before the first unknown part */
+    size_t ndiags = ev->diags->n;
 
     tfx_textbuf_init(&buf, ctx);
     for (i = 0; i < n->as.template.nparts; i++) {
@@ -69,6 +106,8 @@ const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *e
         v = tfx_value_unmark(ctx, v, &m);
         marks = tfx_marks_union(ctx, marks, m);
         if (tfx_value_is_unknown(v)) {
+            if (known)
+                nknown = buf.nbytes;
             known = false;
             continue;
         }
@@ -82,6 +121,8 @@ const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *e
         }
         append_text(ev, &buf, s->as.string);
     }
+    if (!known && ctx->pn)
+        return tfx_value_mark(ctx, unknown_template_pn(ev, buf.s, nknown, ndiags), marks);
     if (!known)
         return tfx_value_mark(ctx, tfx_value_unknown(ctx, &tfx_type_str), marks);
     return tfx_value_mark(ctx, text_value(ev, &buf), marks);

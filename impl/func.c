@@ -17,6 +17,7 @@
 
 #include "common.h"
 #include "funcs_internal.h"
+#include "refine.h"
 #include "render.h"
 
 /* ---- Helpers shared with funcs_*.c ---- */
@@ -269,9 +270,13 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
     if (ret == NULL)
         return NULL;
     if (ctx->pn) {
-        result = unknown_result_pn(ctx, fn, args, nargs, ret, dynamic_arg);
+        /* [refine.cmp] comparisons of unknowns decided by their bounds */
+        result = tfx_refine_call_decide(ctx, fn, args, nargs);
+        if (result == NULL)
+            result = unknown_result_pn(ctx, fn, args, nargs, ret, dynamic_arg);
+        /* [refine.call.result] (not for a dynamic argument's early unknown) */
         if (result != NULL)
-            return result;
+            return dynamic_arg ? result : tfx_refine_call_result(ctx, fn, args, nargs, result);
     }
 
     cargs = copy_args(ctx, args, nargs);
@@ -300,6 +305,8 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
     }
     if (result_marks != NULL)
         result = tfx_value_mark(ctx, result, result_marks);
+    if (ctx->pn)
+        result = tfx_refine_call_result(ctx, fn, args, nargs, result); /* [refine.call.result] */
 
     msg = tfx_fn_conformance(ctx, result->type, ret);
     if (msg != NULL)

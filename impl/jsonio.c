@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "num.h"
+#include "refine.h"
 #include "render.h"
 #include "text.h"
 
@@ -1542,7 +1543,7 @@ static bool node_fields(decoder *d, const jnode *node, const jpath *path)
         tfx_str k = node->keys[i];
 
         if (!str_is(k, "type") && !str_is(k, "v") && !str_is(k, "null")
-            && !str_is(k, "unknown") && !str_is(k, "marks"))
+            && !str_is(k, "unknown") && !str_is(k, "marks") && !str_is(k, "refinements"))
             return fail(d, "%s: unknown node field %s", jpath_text(d, path), quoted(d->ctx, k));
     }
     return true;
@@ -2211,6 +2212,100 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
     return NULL;
 }
 
+/* A length bound: a JSON integer from 0 to 2^63-1. */
+static bool length_bound(const jnode *n, int64_t *out)
+{
+    int64_t v = 0;
+
+    if (n->kind != J_NUMBER || n->text.nbytes == 0 || n->text.nbytes > 19)
+        return false;
+    for (size_t i = 0; i < n->text.nbytes; i++) {
+        if (!is_digit((unsigned char)n->text.s[i]))
+            return false;
+        if (v > (INT64_MAX - (n->text.s[i] - '0')) / 10)
+            return false;
+        v = v * 10 + (n->text.s[i] - '0');
+    }
+    *out = v;
+    return true;
+}
+
+/* [refine.json] An unknown node's "refinements" (conformance/README.md,
+ * "Refinements"), put on the unknown v of type ty with tfx_value_refine
+ * as the PN reference does with cty's builder; profile P14 (cty 1.12.1)
+ * has none and refuses them. */
+static const tfx_value *decode_refinements(decoder *d, const jnode *node, const tfx_value *v,
+                                           const tfx_type *ty, const jpath *path)
+{
+    tfx_refinement r;
+    const jnode *lo = NULL, *lo_inc = NULL, *hi = NULL, *hi_inc = NULL;
+    bool number = ty->kind == TFX_TYPE_NUMBER;
+    bool coll = ty->kind == TFX_TYPE_LIST || ty->kind == TFX_TYPE_SET || ty->kind == TFX_TYPE_MAP;
+
+    if (!d->ctx->pn) {
+        fail(d, "%s: \"refinements\" need profile PN (cty 1.13 and later)", jpath_text(d, path));
+        return NULL;
+    }
+    node = kept(d, node);
+    if (node->kind != J_OBJECT) {
+        fail(d, "%s: \"refinements\" must be an object", jpath_text(d, path));
+        return NULL;
+    }
+    tfx_refinement_init(&r);
+    for (size_t i = 0; i < node->n; i++) {
+        tfx_str k = node->keys[i];
+        const jnode *item = kept(d, node->items[i]);
+        bool ok;
+
+        if (str_is(k, "not_null")) {
+            ok = ty->kind != TFX_TYPE_DYNAMIC && item->kind == J_BOOL && item->boolean;
+            r.not_null = true;
+        } else if (str_is(k, "string_prefix")) {
+            ok = ty->kind == TFX_TYPE_STRING && item->kind == J_STRING;
+            if (ok)
+                r.prefix = tfx_value_string(d->ctx, item->text.s, item->text.nbytes)->as.string;
+        } else if (str_is(k, "number_lower") || str_is(k, "number_upper")) {
+            ok = number && item->kind == J_STRING;
+            *(str_is(k, "number_lower") ? &lo : &hi) = item;
+        } else if (str_is(k, "number_lower_inclusive") || str_is(k, "number_upper_inclusive")) {
+            ok = number && item->kind == J_BOOL;
+            *(str_is(k, "number_lower_inclusive") ? &lo_inc : &hi_inc) = item;
+        } else if (str_is(k, "length_lower")) {
+            ok = coll && length_bound(item, &r.len_lower);
+        } else if (str_is(k, "length_upper")) {
+            ok = coll && length_bound(item, &r.len_upper);
+        } else {
+            ok = false;
+        }
+        if (!ok) {
+            fail(d, "%s: invalid refinement %s for a value of type %s", jpath_text(d, path),
+                 quoted(d->ctx, k), type_json(d->ctx, ty));
+            return NULL;
+        }
+    }
+    if ((lo == NULL) != (lo_inc == NULL) || (hi == NULL) != (hi_inc == NULL)) {
+        fail(d, "%s: a number bound and its \"_inclusive\" flag go together", jpath_text(d, path));
+        return NULL;
+    }
+    if (lo != NULL) {
+        const tfx_value *n = decode_number(d, lo->text, path);
+
+        if (n == NULL)
+            return NULL;
+        r.lower = n->as.number;
+        r.lower_inclusive = lo_inc->boolean;
+    }
+    if (hi != NULL) {
+        const tfx_value *n = decode_number(d, hi->text, path);
+
+        if (n == NULL)
+            return NULL;
+        r.upper = n->as.number;
+        r.upper_inclusive = hi_inc->boolean;
+    }
+    return tfx_value_refine(d->ctx, v, &r);
+}
+
 /* One node whose enclosing type says ty (decodeNode): its own "type"
  * where ty is dynamic, its marks, then exactly one of "v", "null": true
  * and "unknown": true. */
@@ -2263,8 +2358,15 @@ static const tfx_value *decode_node(decoder *d, const jnode *node, const tfx_typ
              jpath_text(d, path));
         return NULL;
     }
+    if (member(node, "refinements") != NULL && !is_unknown) {
+        fail(d, "%s: only an unknown node has \"refinements\"", jpath_text(d, path));
+        return NULL;
+    }
     if (is_null)
         v = tfx_value_null(d->ctx, ty);
+    else if (is_unknown && member(node, "refinements") != NULL)
+        v = decode_refinements(d, member(node, "refinements"), tfx_value_unknown(d->ctx, ty), ty,
+                               path);
     else if (is_unknown)
         v = tfx_value_unknown(d->ctx, ty);
     else
@@ -2679,6 +2781,53 @@ static void put_number_text(encoder *e, const tfx_num *num)
 
 static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected);
 
+/* [refine.json] ,"refinements":{...}: what r says, in the README's
+ * member order (an empty one is never kept on a value). */
+static void put_refinements(encoder *e, const tfx_refinement *r)
+{
+    const char *sep = "";
+
+    tfx_textbuf_puts(&e->b, ",\"refinements\":{");
+    if (r->not_null) {
+        tfx_textbuf_puts(&e->b, "\"not_null\":true");
+        sep = ",";
+    }
+    if (r->prefix.nbytes > 0) {
+        tfx_textbuf_puts(&e->b, sep);
+        tfx_textbuf_puts(&e->b, "\"string_prefix\":");
+        put_json_string(&e->b, r->prefix.s, r->prefix.nbytes);
+        sep = ",";
+    }
+    if (r->lower != NULL) {
+        tfx_textbuf_puts(&e->b, sep);
+        tfx_textbuf_puts(&e->b, "\"number_lower\":\"");
+        put_number_text(e, r->lower);
+        tfx_textbuf_puts(&e->b, r->lower_inclusive ? "\",\"number_lower_inclusive\":true"
+                                                   : "\",\"number_lower_inclusive\":false");
+        sep = ",";
+    }
+    if (r->upper != NULL) {
+        tfx_textbuf_puts(&e->b, sep);
+        tfx_textbuf_puts(&e->b, "\"number_upper\":\"");
+        put_number_text(e, r->upper);
+        tfx_textbuf_puts(&e->b, r->upper_inclusive ? "\",\"number_upper_inclusive\":true"
+                                                   : "\",\"number_upper_inclusive\":false");
+        sep = ",";
+    }
+    if (r->len_lower > 0) {
+        tfx_textbuf_puts(&e->b, sep);
+        tfx_textbuf_puts(&e->b, tfx_ctx_printf(e->b.ctx, "\"length_lower\":%lld",
+                                               (long long)r->len_lower));
+        sep = ",";
+    }
+    if (r->len_upper != TFX_REFINE_NO_MAX) {
+        tfx_textbuf_puts(&e->b, sep);
+        tfx_textbuf_puts(&e->b, tfx_ctx_printf(e->b.ctx, "\"length_upper\":%lld",
+                                               (long long)r->len_upper));
+    }
+    tfx_textbuf_putc(&e->b, '}');
+}
+
 static bool encode_payload(encoder *e, const tfx_value *v)
 {
     const tfx_type *t = v->type;
@@ -2754,6 +2903,8 @@ static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected
     }
     if (v->state == TFX_VAL_UNKNOWN) {
         tfx_textbuf_puts(&e->b, "\"unknown\":true");
+        if (tfx_value_refinement(v) != NULL)
+            put_refinements(e, tfx_value_refinement(v));
     } else if (v->state == TFX_VAL_NULL) {
         tfx_textbuf_puts(&e->b, "\"null\":true");
     } else {

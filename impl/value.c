@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "keysort.h"
+#include "refine.h"
 #include "text.h"
 
 /* ---- Small helpers ---- */
@@ -242,7 +243,7 @@ const tfx_marks *tfx_value_marks_deep(tfx_ctx *ctx, const tfx_value *v)
 const tfx_value tfx_value_true = {&tfx_type_bool, TFX_VAL_KNOWN, NULL, {.boolean = true}};
 const tfx_value tfx_value_false = {&tfx_type_bool, TFX_VAL_KNOWN, NULL, {.boolean = false}};
 const tfx_value tfx_value_dynamic_unknown = {&tfx_type_dynamic, TFX_VAL_UNKNOWN, NULL,
-                                             {.boolean = false}};
+                                             {.refine = NULL}};
 const tfx_value tfx_value_dynamic_null = {&tfx_type_dynamic, TFX_VAL_NULL, NULL,
                                           {.boolean = false}};
 
@@ -302,7 +303,10 @@ const tfx_value *tfx_value_null(tfx_ctx *ctx, const tfx_type *t)
 
 const tfx_value *tfx_value_unknown(tfx_ctx *ctx, const tfx_type *t)
 {
-    return new_value(ctx, t, TFX_VAL_UNKNOWN);
+    tfx_value *v = new_value(ctx, t, TFX_VAL_UNKNOWN);
+
+    v->as.refine = NULL; /* [refine.value] none */
+    return v;
 }
 
 /* [type.capsule] */
@@ -1018,6 +1022,9 @@ static tfx_tri equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b)
     bool bu = b->state == TFX_VAL_UNKNOWN;
     bool eq = false;
 
+    /* [refine.eq] profile PN: refinements may decide it */
+    if (ctx->pn && tfx_refine_equals(ctx, a, b) == TFX_TRI_FALSE)
+        return TFX_TRI_FALSE;
     /* [op.eq.unknown] unknowns first, since nulls of any types are equal */
     if (au && bu)
         return TFX_TRI_UNKNOWN;
@@ -1571,6 +1578,8 @@ const tfx_value *tfx_value_copy(tfx_ctx *dst, const tfx_value *v)
     *r = *v;
     r->type = tfx_type_copy(dst, v->type);
     r->marks = tfx_marks_copy(dst, v->marks);
+    if (v->state == TFX_VAL_UNKNOWN && tfx_value_refinement(v) != NULL)
+        r->as.refine = tfx_refinement_copy(dst, v->as.refine);
     if (v->state != TFX_VAL_KNOWN)
         return r;
     switch (v->type->kind) {

@@ -40,6 +40,8 @@ typedef struct {
 } tfx_marks;
 
 typedef struct tfx_value tfx_value;
+/* What an unknown value is known to be (profile PN; refine.h). */
+typedef struct tfx_refinement tfx_refinement;
 
 struct tfx_value {
     const tfx_type *type;
@@ -58,6 +60,8 @@ struct tfx_value {
             const tfx_value *const *vals;
             size_t n;
         } attrs;                        /* MAP, OBJECT */
+        const tfx_refinement *refine;   /* UNKNOWN: its refinements (refine.h),
+                                           NULL when it has none */
         const tfx_type *capsule;        /* CAPSULE (tfx_type_type): the
                                            encapsulated type, in a box of
                                            the value's own whose address is
