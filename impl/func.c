@@ -175,7 +175,7 @@ static const tfx_type *return_type(tfx_ctx *ctx, const tfx_function *fn,
             continue; /* [call.decode] a known capsule of the parameter's type */
         if (!p->allow_marked && tfx_value_is_marked_deep(v))
             targs[i] = tfx_value_unmark_deep(ctx, v, NULL);
-        if (tfx_value_is_null(v) && !p->allow_null)
+        if (tfx_value_is_null(v) && !p->allow_null && !(ctx->pn && p->allow_null_pn))
             return tfx_fn_arg_error(err, (long)i, "argument must not be null");
         if (v->type->kind == TFX_TYPE_DYNAMIC) {
             if (!p->allow_dynamic && !(ctx->pn && p->allow_dynamic_pn)) {

@@ -563,7 +563,7 @@ static const tfx_function fn_concat = {.name = "concat",
 /* [fn.contains] Nothing accepted but known, unmarked, typed values. */
 static const tfx_param contains_params[] = {
     {.name = "list", .type = &tfx_type_dynamic},
-    {.name = "value", .type = &tfx_type_dynamic},
+    {.name = "value", .type = &tfx_type_dynamic, .allow_null_pn = true},
 };
 
 /* [fn.contains.result] */
@@ -807,6 +807,16 @@ static bool num_negative(const tfx_value *v)
     return tfx_num_sign(v->as.number) < 0;
 }
 
+/* [fn.element.result] [fn.element.pn] The position of index i in a
+ * sequence of n > 0 elements: i modulo n, counted from the end when i is
+ * negative (profile PN, cty 1.15 and 1.16.2; P14 has failed before). */
+static size_t element_position(int64_t i, size_t n)
+{
+    if (i >= 0)
+        return (size_t)((uint64_t)i % n);
+    return n - 1 - (size_t)((uint64_t)(-(i + 1)) % n);
+}
+
 /* [fn.element.type] */
 static const tfx_type *element_type(tfx_ctx *ctx, const tfx_function *fn,
                                     const tfx_value *const *args, size_t nargs,
@@ -818,7 +828,7 @@ static const tfx_type *element_type(tfx_ctx *ctx, const tfx_function *fn,
 
     TFX_UNUSED(fn);
     TFX_UNUSED(nargs);
-    if (!tfx_value_is_unknown(index) && num_negative(index))
+    if (!ctx->pn && !tfx_value_is_unknown(index) && num_negative(index))
         return tfx_fn_error(err, element_negative);
     switch (lt->kind) {
     case TFX_TYPE_LIST:
@@ -830,7 +840,7 @@ static const tfx_type *element_type(tfx_ctx *ctx, const tfx_function *fn,
             return tfx_fn_error(err, int_error(ctx, "invalid index"));
         if (lt->n == 0)
             return tfx_fn_error(err, element_empty);
-        return lt->elems[(uint64_t)i % lt->n];
+        return lt->elems[element_position(i, lt->n)];
     default:
         return tfx_fn_error(err, tfx_ctx_printf(ctx, "cannot read elements from %s",
                                                 tfx_type_friendly(ctx, lt)));
@@ -851,7 +861,7 @@ static const tfx_value *element_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(nargs);
     if (!list_int(args[1], &i))
         return tfx_fn_error(err, int_error(ctx, "invalid index"));
-    if (i < 0)
+    if (i < 0 && !ctx->pn)
         return tfx_fn_error(err, element_negative);
     list = tfx_value_unmark(ctx, args[0], &marks);
     if (tfx_value_is_unknown(list))
@@ -859,7 +869,7 @@ static const tfx_value *element_impl(tfx_ctx *ctx, const tfx_function *fn,
     n = tfx_value_length(list);
     if (n == 0)
         return tfx_fn_error(err, element_empty);
-    return tfx_value_mark(ctx, tfx_value_item(list, (size_t)((uint64_t)i % n)), marks);
+    return tfx_value_mark(ctx, tfx_value_item(list, element_position(i, n)), marks);
 }
 
 static const tfx_function fn_element = {.name = "element",

@@ -303,6 +303,15 @@ static const tfx_param merge_maps = {
  * known map keys, later ones winning, null arguments contributing
  * nothing.  (A result that does not conform, [fn.merge.conformance], is
  * caught by the machinery.) */
+/* [fn.merge.type.pn] An argument's type as merge compares them: in
+ * profile PN (cty 1.18.1) a null object counts as the empty object. */
+static const tfx_type *merge_arg_type(tfx_ctx *ctx, const tfx_value *a)
+{
+    if (ctx->pn && a->type->kind == TFX_TYPE_OBJECT && tfx_value_is_null(a))
+        return tfx_type_object(ctx, alloc_ptrs(ctx, 0), alloc_ptrs(ctx, 0), 0);
+    return a->type;
+}
+
 static const tfx_type *merge_type(tfx_ctx *ctx, const tfx_function *fn,
                                   const tfx_value *const *args, size_t nargs,
                                   tfx_func_error *err)
@@ -331,11 +340,11 @@ static const tfx_type *merge_type(tfx_ctx *ctx, const tfx_function *fn,
             cap += tfx_value_length(args[i]);
         else if (t->kind == TFX_TYPE_MAP && tfx_value_is_unknown(args[i]))
             attrs_known = false;
-        if (i > 0 && !tfx_type_equal(t, args[0]->type))
+        if (i > 0 && !tfx_type_equal(merge_arg_type(ctx, args[i]), merge_arg_type(ctx, args[0])))
             matching = false;
     }
     if (matching)
-        return args[0]->type;
+        return merge_arg_type(ctx, args[0]);
     if (!attrs_known)
         return &tfx_type_dynamic;
     tfx_ctx_check_items(ctx, cap);

@@ -165,7 +165,9 @@ static const tfx_value *transform(tfx_ctx *ctx, const tfx_value *v)
             if (raw->type->kind == TFX_TYPE_MAP || raw->type->kind == TFX_TYPE_OBJECT) {
                 const tfx_value *e = raw->as.attrs.vals[i];
 
-                if (raw->type->kind == TFX_TYPE_OBJECT)
+                /* [fn.ephemeralasnull.walk.pn] cty 1.15 (PN) no longer
+                 * passes an object's marks down to its attributes */
+                if (raw->type->kind == TFX_TYPE_OBJECT && !ctx->pn)
                     e = tfx_value_mark(ctx, e, m);
                 items[i] = transform(ctx, e);
             } else {
