@@ -77,7 +77,7 @@ DEPS_OK    := $(BUILD)/.deps-ok
 
 .PHONY: gen-cases
 .PHONY: all help deps reference reference-test lexdiff test unit-test cli-test runner-test corpus-lint \
-        conformance conformance-reference asan lint lint-tidy lint-cppcheck \
+        conformance conformance-pn conformance-reference asan lint lint-tidy lint-cppcheck \
         lint-scan check install install-test uninstall clean
 
 all: $(BUILD)/libtfexpr.a $(BUILD)/libtfexpr.so $(BIN)/tfexpr $(BIN)/tfexpr-conformance
@@ -199,6 +199,16 @@ conformance: all
 	$(BIN)/tfexpr-conformance --adapter '$(BIN)/tfexpr adapter' \
 	  --expectations conformance/expectations/tfexpr.json
 
+# Every profile-PN case against tfexpr --profile PN; the cases tfexpr does
+# not meet yet are the known failures of expectations/tfexpr-pn.json. With
+# the PN reference built (make reference-pn PN_SRC=DIR), every PN case
+# against it too (tools/pn.mk); the output says whether it ran.
+conformance-pn: all
+	$(BIN)/tfexpr-conformance --adapter '$(BIN)/tfexpr adapter' --profile PN \
+	  --expectations conformance/expectations/tfexpr-pn.json
+	@$(if $(wildcard $(BIN)/go-hcl-adapter-pn),$(MAKE) --no-print-directory conformance-pn-reference,\
+	  echo "conformance-pn: tfexpr only; the PN reference $(BIN)/go-hcl-adapter-pn is not built")
+
 # The whole corpus against the reference (upstream HCL and cty with
 # Terraform's function table): every applicable case must pass. It declares
 # fn:<name> for every Terraform function, so no case is left to a
@@ -289,7 +299,7 @@ lint-scan: | $(DEPS_OK)
 CHECK_JOBS ?= $(LINT_JOBS)
 CHECK_FUZZ_SECONDS ?= 15
 CHECK_PARALLEL := all test install-test runner-test reference-test lexdiff numdiff corpus-lint \
-                  conformance-reference conformance difftest-smoke regexdiff-smoke gzipdiff-smoke \
+                  conformance-reference conformance conformance-pn difftest-smoke regexdiff-smoke gzipdiff-smoke \
                   fuzz-replay asan lint-cppcheck lint-scan golden-test peers-smoke
 .PHONY: check-parallel
 check: | $(DEPS_OK)
