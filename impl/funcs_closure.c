@@ -748,6 +748,131 @@ static const tfx_value *apply_defaults(tfx_ctx *ctx, const defaults *d, const tf
     return v;
 }
 
+/* [fn.convert.defaults.pn] typeexpr 2.24's Defaults.getChild: the
+ * defaults of the element at `key` (a name when named, else an index
+ * written in decimal): an object type's (a tuple type's) own entry for
+ * it, any other type's "" entry.  NULL: none. */
+static const defaults *child_defaults_pn(const defaults *d, bool named, tfx_str key)
+{
+    tfx_str blank = {"", 0};
+    long i;
+
+    if (!((named && d->type->kind == TFX_TYPE_OBJECT)
+          || (!named && d->type->kind == TFX_TYPE_TUPLE)))
+        key = blank;
+    i = find_name(d->keys, d->nchildren, key);
+    return i < 0 ? NULL : d->children[i];
+}
+
+/* items[0..n) unified (unsafe) and converted to the common type, in
+ * place; false when there is none or a conversion fails (typeexpr 2.24's
+ * unifyAsSlice / unifyAsMap). */
+static bool unify_items_pn(tfx_ctx *ctx, const tfx_value **items, size_t n)
+{
+    const tfx_type **types = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_type *));
+    tfx_unification u;
+    const char *why = NULL;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        types[i] = items[i]->type;
+    if (tfx_unify_plan(ctx, types, n, TFX_CONVERT_UNSAFE, &u) == NULL)
+        return false;
+    for (i = 0; i < n; i++) {
+        items[i] = tfx_unify_convert(ctx, &u, i, items[i], &why);
+        if (items[i] == NULL)
+            return false;
+    }
+    return true;
+}
+
+static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v);
+
+/* The elements of the known sequence or mapping v with their defaults
+ * applied, and with the defaults of the missing or null attributes put
+ * in (a mapping's); *n their number, keys[] their names (mappings). */
+static const tfx_value **defaulted_items_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v,
+                                            bool named, tfx_str **keys, size_t *n)
+{
+    size_t have = tfx_value_length(v), cap = have + (named ? d->nvalues : 0) + 1, i;
+    const tfx_value **items = tfx_ctx_alloc_array(ctx, cap, sizeof(const tfx_value *));
+
+    *keys = tfx_ctx_alloc_array(ctx, cap, sizeof(tfx_str));
+    for (i = 0; i < have; i++) {
+        tfx_str key;
+        const tfx_value *item = named ? v->as.attrs.vals[i] : tfx_value_item(v, i);
+        const defaults *child;
+
+        if (named) {
+            key = v->as.attrs.keys[i];
+        } else {
+            key.s = tfx_ctx_printf(ctx, "%zu", i);
+            key.nbytes = strlen(key.s);
+        }
+        (*keys)[i] = key;
+        child = child_defaults_pn(d, named, key);
+        items[i] = child != NULL ? apply_defaults_pn(ctx, child, item) : item;
+    }
+    *n = have;
+    for (i = 0; named && i < d->nvalues; i++) {
+        long at = find_name(*keys, have, d->names[i]);
+        long c = find_name(d->keys, d->nchildren, d->names[i]);
+        const tfx_value *dv = c >= 0 ? apply_defaults_pn(ctx, d->children[c], d->values[i])
+                                     : d->values[i];
+
+        if (at < 0) {
+            (*keys)[*n] = d->names[i];
+            items[(*n)++] = dv;
+        } else if (tfx_value_is_null(items[at])) {
+            items[at] = dv;
+        }
+    }
+    return items;
+}
+
+/* [fn.convert.defaults.pn] Profile PN: typeexpr 2.24's Defaults.Apply
+ * (HCL 2.15 to 2.16.2): null and unknown values are left alone (no
+ * defaults go into a null object); a node with neither defaults nor
+ * children leaves v; the top-level marks are set aside and put back;
+ * elements get their children's defaults, an object or map the defaults
+ * of its missing or null attributes (a default itself completed by the
+ * attribute's own defaults); a list, set or map is rebuilt of one unified
+ * element type when there is one, else becomes a tuple or object. */
+static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v)
+{
+    const tfx_marks *marks = NULL;
+    tfx_type_kind kind = v->type->kind;
+    const tfx_value **items;
+    tfx_str *keys;
+    size_t n;
+    bool named = kind == TFX_TYPE_OBJECT || kind == TFX_TYPE_MAP;
+
+    tfx_ctx_step(ctx);
+    if (!tfx_value_is_known(v) || (d->nvalues == 0 && d->nchildren == 0))
+        return v;
+    if (!named && kind != TFX_TYPE_LIST && kind != TFX_TYPE_SET && kind != TFX_TYPE_TUPLE)
+        return v;
+    v = tfx_value_unmark(ctx, v, &marks);
+    items = defaulted_items_pn(ctx, d, v, named, &keys, &n);
+    if (n == 0 && kind == TFX_TYPE_LIST)
+        v = tfx_value_list(ctx, v->type->elem, NULL, 0);
+    else if (n == 0 && kind == TFX_TYPE_SET)
+        v = tfx_value_set(ctx, v->type->elem, NULL, 0);
+    else if (n == 0 && kind == TFX_TYPE_MAP)
+        v = tfx_value_map(ctx, v->type->elem, NULL, NULL, 0);
+    else if (kind == TFX_TYPE_LIST && unify_items_pn(ctx, items, n))
+        v = tfx_value_list(ctx, items[0]->type, items, n);
+    else if (kind == TFX_TYPE_SET && unify_items_pn(ctx, items, n))
+        v = tfx_value_set(ctx, items[0]->type, items, n);
+    else if (kind == TFX_TYPE_MAP && unify_items_pn(ctx, items, n))
+        v = tfx_value_map(ctx, items[0]->type, keys, items, n);
+    else if (named)
+        v = tfx_value_object(ctx, keys, items, n);
+    else
+        v = tfx_value_tuple(ctx, items, n);
+    return tfx_value_mark(ctx, v, marks);
+}
+
 static const tfx_param convert_params[] = {
     {.name = "value", .type = &tfx_type_dynamic, .allow_null = true, .allow_dynamic = true},
     {.name = "type", .type = &tfx_type_dynamic, .kind = TFX_PARAM_TYPE},
@@ -785,6 +910,8 @@ static const tfx_value *convert_impl(tfx_ctx *ctx, const tfx_function *fn, const
     v = tfx_convert(ctx, args[0], c->type, TFX_CONVERT_UNSAFE, &why);
     if (v == NULL)
         return tfx_fn_arg_error(err, 0, why != NULL ? why : "invalid value");
+    if (c->defaults != NULL && ctx->pn)
+        return apply_defaults_pn(ctx, c->defaults, v);
     if (c->defaults != NULL)
         v = apply_defaults(ctx, c->defaults, v, err);
     return v;
