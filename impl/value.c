@@ -195,9 +195,13 @@ bool tfx_value_is_marked_deep(const tfx_value *v)
 
     if (v->marks != NULL)
         return true;
-    for (size_t i = 0; i < n; i++)
-        if (tfx_value_is_marked_deep(child_at(v, i)))
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *c = child_at(v, i);
+
+        /* a child without children of its own is looked at here */
+        if (c->marks != NULL || (child_count(c) > 0 && tfx_value_is_marked_deep(c)))
             return true;
+    }
     return false;
 }
 
@@ -495,9 +499,13 @@ bool tfx_value_is_wholly_known(const tfx_value *v)
 
     if (v->state == TFX_VAL_UNKNOWN)
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (!tfx_value_is_wholly_known(child_at(v, i)))
+    for (size_t i = 0; i < n; i++) {
+        const tfx_value *c = child_at(v, i);
+
+        /* a child without children of its own is looked at here */
+        if (c->state == TFX_VAL_UNKNOWN || (child_count(c) > 0 && !tfx_value_is_wholly_known(c)))
             return false;
+    }
     return true;
 }
 
