@@ -1486,7 +1486,9 @@ const tfx_value *tfx_ev_closure_value(const tfx_ev_closure *c, tfx_diags *diags)
     if (c->expr == NULL)
         return c->literal;
     ev->diags = diags;
+    ev->nested++;
     v = tfx_ev_node(ev, c->expr, c->env);
+    ev->nested--;
     ev->diags = saved;
     return v;
 }
@@ -1675,6 +1677,26 @@ typedef struct {
  * innermost table gets the same function.  test_eval compares calls in
  * a `for` body evaluated many times with the same calls evaluated once
  * each. */
+/* [call.pn.core] [call.pn.provider] The function `name` names in the
+ * table of `scope` (a scope with a table).  In profile PN every function
+ * of a table is also core::NAME, and Terraform's provider "terraform"
+ * adds its functions as provider::terraform::NAME to every table; no
+ * other namespaced name names a function.  (P14 parses no "::".) */
+static const tfx_function *scope_function(const tfx_ev *ev, const tfx_env *scope,
+                                          const char *name, size_t nname)
+{
+    if (scope->function == NULL)
+        return NULL;
+    if (ev->ctx->pn && memchr(name, ':', nname) != NULL) {
+        if (nname > 6 && memcmp(name, "core::", 6) == 0)
+            return scope->function(name + 6, nname - 6);
+        if (nname > 21 && memcmp(name, "provider::terraform::", 21) == 0)
+            return tfx_func_provider(name + 21, nname - 21);
+        return NULL;
+    }
+    return scope->function(name, nname);
+}
+
 static const tfx_function *cached_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
 {
     size_t slot = ((uintptr_t)n / sizeof(void *)) % CALL_SLOTS;
@@ -1689,13 +1711,127 @@ static const tfx_function *cached_function(tfx_ev *ev, const tfx_node *n, const 
         ev->cache = tfx_ctx_alloc(ev->ctx, sizeof *ev->cache);
     if (ev->cache->call[slot] == n && ev->cache->call_scope[slot] == scope)
         return ev->cache->call_fn[slot];
-    fn = scope->function(n->as.call.name, n->as.call.nname);
+    fn = scope_function(ev, scope, n->as.call.name, n->as.call.nname);
     if (fn != NULL) {
         ev->cache->call[slot] = n;
         ev->cache->call_scope[slot] = scope;
         ev->cache->call_fn[slot] = fn;
     }
     return fn;
+}
+
+/* Whether a call's name has a namespace ("::"). */
+static bool namespaced(const char *name, size_t nname)
+{
+    for (size_t i = 0; i + 1 < nname; i++)
+        if (name[i] == ':' && name[i + 1] == ':')
+            return true;
+    return false;
+}
+
+/* The provider "terraform"'s functions [call.pn.provider]. */
+static const char *const provider_names[] = {"decode_tfvars", "encode_expr", "encode_tfvars"};
+
+/* [call.pn.unknown] Whether the innermost scope's table (none inside a
+ * `for`) has a name that starts with `ns` (which ends with "::"): the
+ * core:: aliases and the provider functions are its only namespaced
+ * names. */
+static bool namespace_has_functions(const tfx_env *env, const char *ns, size_t nns)
+{
+    static const char provider_ns[] = "provider::terraform::";
+
+    if (env == NULL || !env->has_functions || env->function_name == NULL)
+        return false;
+    if (nns == 6 && memcmp(ns, "core::", 6) == 0)
+        return env->function_name(0) != NULL;
+    return nns <= sizeof(provider_ns) - 1 && memcmp(ns, provider_ns, nns) == 0;
+}
+
+/* [call.pn.unknown] Terraform's addition to the detail of an unknown
+ * function's error, at the top of an evaluation in PN: the provider
+ * function of that name, if the innermost scope has a table. */
+static const char *provider_suggestion(tfx_ev *ev, const tfx_env *env, const char *name,
+                                       size_t nname)
+{
+    if (!ev->ctx->pn || ev->nested > 0 || env == NULL || !env->has_functions
+        || env->function_name == NULL)
+        return "";
+    for (size_t i = 0; i < TFX_COUNTOF(provider_names); i++)
+        if (strlen(provider_names[i]) == nname && memcmp(provider_names[i], name, nname) == 0)
+            return tfx_ctx_printf(ev->ctx, " Did you mean \"provider::terraform::%s\"?",
+                                  provider_names[i]);
+    return "";
+}
+
+/* [call.pn.unknown] A namespaced name that names no function: HCL's error
+ * (the namespace is the name up to its last "::"), which Terraform words
+ * again when it reaches the top of the evaluation: "Unknown provider
+ * function", with what is wrong with the namespace.  Inside a function's
+ * own evaluation (try, can, the template functions) HCL's wording stays,
+ * as Terraform rewords only the diagnostics an evaluation returns. */
+static void unknown_namespaced_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
+{
+    const char *name = n->as.call.name;
+    size_t nname = n->as.call.nname;
+    size_t sep = nname - 2;   /* the last "::" */
+    const char *ns = name;
+    size_t nns;
+    const char *fn;
+    size_t nfn;
+    bool avail;
+    size_t first_part;
+
+    while (!(name[sep] == ':' && name[sep + 1] == ':'))
+        sep--;
+    nns = sep + 2;
+    fn = name + nns;
+    nfn = nname - nns;
+    avail = namespace_has_functions(env, ns, nns);
+    if (ev->nested > 0) {
+        if (!avail)
+            tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Call to unknown function",
+                         &n->as.call.name_range, &n->range,
+                         "There are no functions in namespace %s.", tfx_ev_quote(ev, ns, nns));
+        else
+            tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Call to unknown function",
+                         &n->as.call.name_range, &n->range,
+                         "There is no function named %s in namespace %.*s.",
+                         tfx_ev_quote(ev, fn, nfn), (int)nns, ns);
+        return;
+    }
+    for (first_part = 0; name[first_part] != ':'; first_part++)
+        ;
+    if (first_part != 8 || memcmp(name, "provider", 8) != 0)
+        tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Unknown provider function",
+                     &n->as.call.name_range, &n->range,
+                     "The function namespace %s is not valid. Provider function calls must use "
+                     "the \"provider::\" namespace prefix.",
+                     tfx_ev_quote(ev, name, first_part));
+    else if (nns == 10)
+        tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Unknown provider function",
+                     &n->as.call.name_range, &n->range,
+                     "The function call must include the provider name after the "
+                     "\"provider::\" prefix.");
+    else {
+        const char *provider = name + 10;
+        size_t nprovider = 0;
+
+        while (provider[nprovider] != ':')
+            nprovider++;
+        if (avail)
+            tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Unknown provider function",
+                         &n->as.call.name_range, &n->range,
+                         "The function %s is not available from the provider %s.",
+                         tfx_ev_quote(ev, fn, nfn), tfx_ev_quote(ev, provider, nprovider));
+        else
+            tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Unknown provider function",
+                         &n->as.call.name_range, &n->range,
+                         "There is no function named %s. Ensure that provider name %s is "
+                         "declared in this module's required_providers block, and that this "
+                         "provider offers a function named %s.",
+                         tfx_ev_quote(ev, name, nname), tfx_ev_quote(ev, provider, nprovider),
+                         tfx_ev_quote(ev, fn, nfn));
+    }
 }
 
 static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const tfx_env *env)
@@ -1715,13 +1851,17 @@ static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const 
         if (!scope->has_functions)
             continue;
         any_table = true;
-        fn = scope->function != NULL ? scope->function(name, nname) : NULL;
+        fn = scope_function(ev, scope, name, nname);
         if (fn != NULL)
             return fn;
     }
     if (!any_table) {
         tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Function calls not allowed", &n->range, NULL,
                      "Functions may not be called here.");
+        return NULL;
+    }
+    if (ev->ctx->pn && namespaced(name, nname)) {
+        unknown_namespaced_function(ev, n, env);
         return NULL;
     }
     /* [call.suggestion] upstream offers the names of the innermost scope's
@@ -1738,8 +1878,8 @@ static const tfx_function *lookup_function(tfx_ev *ev, const tfx_node *n, const 
             consider(ev->ctx, &sg, cand, strlen(cand));
     }
     tfx_ev_error(ev, TFX_CAT_UNKNOWN_FUNCTION, "Call to unknown function", &n->as.call.name_range,
-                 &n->range, "There is no function named %s.%s", tfx_ev_quote(ev, name, nname),
-                 suggestion_text(ev, &sg));
+                 &n->range, "There is no function named %s.%s%s", tfx_ev_quote(ev, name, nname),
+                 suggestion_text(ev, &sg), provider_suggestion(ev, env, name, nname));
     return NULL;
 }
 

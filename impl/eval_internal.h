@@ -35,6 +35,10 @@ typedef struct {
     const tfx_ev_binding *bindings;
     const char *filename;          /* the source's, for ranges written in messages */
     tfx_ev_cache *cache;           /* NULL until first needed (made by eval.c) */
+    int nested;                    /* > 0 while a function evaluates an expression of
+                                    * its own (try, can, templatestring, templatefile),
+                                    * whose diagnostics become the function's message
+                                    * [call.pn.unknown] */
 } tfx_ev;
 
 /* The value of node n in env (NULL: no scope at all), its diagnostics

@@ -122,6 +122,11 @@ const tfx_function *tfx_func_builtin_opentofu_general(const char *name, size_t n
  * i from 0 up; NULL past the last. */
 const char *tfx_func_opentofu_only_name(size_t i);
 
+/* [fn.provider] In profile PN, the functions of Terraform's built-in
+ * provider "terraform" by their names after "provider::terraform::"
+ * (funcs_provider.c); NULL for another name. */
+const tfx_function *tfx_func_provider(const char *name, size_t nbytes);
+
 /* [fn.type] Terraform's console-only type(value), in no table: a
  * context offers it when asked (tfx_context_allow_type_function). */
 extern const tfx_function tfx_fn_type;

@@ -1151,7 +1151,9 @@ const tfx_value *tfx_template_render(tfx_ev *ev, const tfx_env *caller, const tf
 
         ev->diags = &mine;
         ev->filename = file;
+        ev->nested++;
         v = tfx_ev_node(ev, tmpl, &scope);
+        ev->nested--;
         ev->filename = saved_file;
         ev->diags = saved;
     }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Every fn:<name> capability names a function of one of the two tables,
@@ -423,6 +424,19 @@ var terraformFunctionNames = strings.Fields(`
 	toset tostring transpose trim trimprefix trimspace trimsuffix try type upper urlencode uuid
 	uuidv5 values yamldecode yamlencode zipmap`)
 
+// plainCount counts the names of a table that have no namespace (the PN
+// build's table also has core::NAME for each and the provider's functions,
+// tf_provider_pn.go).
+func plainCount(table map[string]function.Function) int {
+	n := 0
+	for name := range table {
+		if !strings.Contains(name, "::") {
+			n++
+		}
+	}
+	return n
+}
+
 // The tables hold exactly Terraform's functions, and fn:<name> is
 // declared for each.
 func TestTerraformFunctionTable(t *testing.T) {
@@ -447,8 +461,8 @@ func TestTerraformFunctionTable(t *testing.T) {
 	}
 	// OpenTofu's three are declared too (with flavor.opentofu), and are
 	// only in OpenTofu's tables.
-	if len(functionsFor(false)) != 121 || len(functionsFor(true)) != 121 || len(declared) != 125 {
-		t.Errorf("%d module functions, %d console functions, %d declared", len(functionsFor(false)), len(functionsFor(true)), len(declared))
+	if plainCount(functionsFor(false)) != 121 || plainCount(functionsFor(true)) != 121 || len(declared) != 125 {
+		t.Errorf("%d module functions, %d console functions, %d declared", plainCount(functionsFor(false)), plainCount(functionsFor(true)), len(declared))
 	}
 }
 
@@ -458,8 +472,8 @@ func TestTerraformFunctionTable(t *testing.T) {
 func TestOpenTofuFlavor(t *testing.T) {
 	for _, console := range []bool{false, true} {
 		tf, tofu := functionsForFlavor(console, false), functionsForFlavor(console, true)
-		if len(tofu) != len(tf)+3 {
-			t.Errorf("console %v: %d OpenTofu functions, %d Terraform functions", console, len(tofu), len(tf))
+		if plainCount(tofu) != plainCount(tf)+3 {
+			t.Errorf("console %v: %d OpenTofu functions, %d Terraform functions", console, plainCount(tofu), plainCount(tf))
 		}
 		for name := range tf {
 			if _, ok := tofu[name]; !ok {

@@ -161,6 +161,7 @@ func runCase(c *caseRequest) runAnswer {
 		Functions: functionsForFlavor(request == "console", opentofu),
 	}
 	val, evalDiags := expr.Value(ctx)
+	evalDiags = checkUnknownFunctionDiags(evalDiags, ctx) // Terraform's wording (PN only)
 	diags := encodeDiagnostics(nil, parseDiags, "parse")
 	diags = encodeDiagnostics(diags, evalDiags, "eval")
 	if evalDiags.HasErrors() {

@@ -3,6 +3,7 @@ package main
 
 import (
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
@@ -73,6 +74,7 @@ func functionsForFlavor(console, opentofu bool) map[string]function.Function {
 			t[name] = f
 		}
 	}
+	addNamespacedFunctions(t) // core:: and provider:: names (PN only, tf_provider_pn.go)
 	functionTables[key] = t
 	return t
 }
@@ -248,7 +250,9 @@ func terraformSemanticsFunctions() []string {
 	var names []string
 	for _, console := range []bool{false, true} {
 		for name := range functionsFor(console) {
-			if !seen[name] {
+			// core::NAME and provider::...::NAME (PN) are NAME's or the
+			// provider's: no capability of their own
+			if !seen[name] && !strings.Contains(name, "::") {
 				seen[name] = true
 				names = append(names, name)
 			}

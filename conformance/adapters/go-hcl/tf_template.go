@@ -99,14 +99,19 @@ func templateRenderer(table func() map[string]function.Function, allowFS bool) f
 		for name, fn := range given {
 			funcs[name] = fn
 		}
+		// Each name also under its core:: alias (PN's table has them).
 		for _, name := range filesystemFunctions {
-			if fn, ok := funcs[name]; ok && !allowFS {
-				funcs[name] = refusingFunc(fn, fmt.Sprintf("cannot use filesystem access functions like %s in templatestring templates; consider passing the function result as a template variable instead", name))
+			for _, alias := range []string{name, "core::" + name} {
+				if fn, ok := funcs[alias]; ok && !allowFS {
+					funcs[alias] = refusingFunc(fn, fmt.Sprintf("cannot use filesystem access functions like %s in templatestring templates; consider passing the function result as a template variable instead", name))
+				}
 			}
 		}
 		for _, name := range templateFunctions {
-			if fn, ok := funcs[name]; ok {
-				funcs[name] = refusingFunc(fn, fmt.Sprintf("cannot recursively call %s from inside another template function", name))
+			for _, alias := range []string{name, "core::" + name} {
+				if fn, ok := funcs[alias]; ok {
+					funcs[alias] = refusingFunc(fn, fmt.Sprintf("cannot recursively call %s from inside another template function", name))
+				}
 			}
 		}
 
