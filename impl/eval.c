@@ -2162,7 +2162,10 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
     if (kind == TFX_TYPE_DYNAMIC)
         return tfx_value_mark(ctx, dynamic_unknown(), pn_marks);
     if (wrap) {
-        wrapped_unknown = tfx_value_is_unknown(src);
+        /* [splat.wrap.pn] PN (HCL 2.17): an unknown refined not null is
+         * wrapped like a known value */
+        wrapped_unknown = tfx_value_is_unknown(src)
+                          && !(ctx->pn && tfx_refine_definitely_not_null(src));
         src = tfx_value_mark(ctx, tfx_value_tuple(ctx, &src, 1), pn_marks);
     }
     if (tfx_value_is_unknown(src))

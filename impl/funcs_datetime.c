@@ -178,6 +178,71 @@ static bool skip_literal(const char **s, size_t *n, char c)
     return true;
 }
 
+/* The unsigned decimal s[0..n) if it lies in [min, max]; -1 if not (or
+ * not all digits). */
+static int bounded_uint(const char *s, size_t n, int min, int max)
+{
+    int x = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        x = x * 10 + (s[i] - '0');
+    }
+    return x < min || x > max ? -1 : x;
+}
+
+/* [fn.formatdate.timestamp.pn] Whether s[0..n) is the strict RFC 3339 of
+ * cty 1.13's parseRFC3339: YYYY-MM-DDThh:mm:ss with every field of two
+ * (four) digits in range, an optional "." fraction, then Z or a +hh:mm
+ * or -hh:mm offset with hh <= 23 and mm <= 59. */
+static bool strict_rfc3339(const char *s, size_t n)
+{
+    int year, month;
+    size_t i = 19;
+
+    if (n < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+        return false;
+    year = bounded_uint(s, 4, 0, 9999);
+    month = bounded_uint(s + 5, 2, 1, 12);
+    if (year < 0 || month < 0 || bounded_uint(s + 8, 2, 1, days_in(month, year)) < 0
+        || bounded_uint(s + 11, 2, 0, 23) < 0 || bounded_uint(s + 14, 2, 0, 59) < 0
+        || bounded_uint(s + 17, 2, 0, 59) < 0)
+        return false;
+    if (n - i >= 2 && s[i] == '.' && is_digit_at(s, n, i + 1))
+        for (i += 2; is_digit_at(s, n, i); i++)
+            ;
+    if (n - i == 1 && s[i] == 'Z')
+        return true;
+    return n - i == 6 && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':'
+           && bounded_uint(s + i + 1, 2, 0, 23) >= 0 && bounded_uint(s + i + 4, 2, 0, 59) >= 0;
+}
+
+/* [fn.formatdate.timestamp.pn] Profile PN: cty 1.13's parseStrictRFC3339
+ * refuses a timestamp that Go's time.Parse reads but strict_rfc3339 does
+ * not, with one of its messages. */
+static const char *strict_rfc3339_error(tfx_ctx *ctx, const char *s, size_t n)
+{
+    if (n > 12 && s[12] == ':')
+        return "not a valid RFC3339 timestamp: hour must have two digits";
+    if (n > 19 && s[19] == ',')
+        return "not a valid RFC3339 timestamp: sub-second separator must be a period";
+    if (n >= 5 && s[n - 1] != 'Z') {
+        /* Go's num2 on two bytes, in byte arithmetic */
+        uint8_t zh, zm;
+
+        zh = (uint8_t)(10u * (uint8_t)(s[n - 5] - '0') + (uint8_t)(s[n - 4] - '0'));
+        zm = (uint8_t)(10u * (uint8_t)(s[n - 2] - '0') + (uint8_t)(s[n - 1] - '0'));
+        if (zh >= 24)
+            return "not a valid RFC3339 timestamp: timezone hour out of range";
+        if (zm >= 60)
+            return "not a valid RFC3339 timestamp: timezone minute out of range";
+        return NULL;
+    }
+    return tfx_ctx_printf(ctx, "not a valid RFC3339 timestamp: cannot use %s as %s",
+                          tfx_textbuf_quoted(ctx, s, n), "2006-01-02T15:04:05Z07:00");
+}
+
 /* [fn.formatdate.timestamp] Go 1.19's time.Parse(time.RFC3339, text):
  * the timestamp, or NULL with *error set to cty's message. */
 static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
@@ -189,6 +254,8 @@ static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
     int64_t v64 = 0;
     int vals[6] = {0};
     size_t k;
+    const char *start = s;
+    size_t nstart = n;
 
     memset(t, 0, sizeof *t);
     for (k = 0; k < 6; k++) {
@@ -302,6 +369,10 @@ static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
     t->hour = vals[3];
     t->min = vals[4];
     t->sec = vals[5];
+    if (ctx->pn && !strict_rfc3339(start, nstart)) {
+        *error = strict_rfc3339_error(ctx, start, nstart);
+        return *error == NULL;
+    }
     return true;
 }
 

@@ -314,12 +314,15 @@ static go_verb go_parse_verb(formatter *f, const fmt_verb *v)
         if (c == '#')
             g.sharp = true;
         else if (c == '0')
-            g.zero = !g.minus; /* zero padding only to the left */
+            g.zero = f->ctx->pn || !g.minus; /* zero padding only to the left */
         else if (c == '+')
             g.plus = true;
         else if (c == '-') {
             g.minus = true;
-            g.zero = false;
+            /* [fn.format.go.pn] Go 1.23's fmt keeps the zero flag beside
+             * '-'; its floats then pad with zeros on the left, its
+             * integers still with spaces on the right */
+            g.zero = g.zero && f->ctx->pn;
         } else if (c == ' ')
             g.space = true;
         else
