@@ -63,32 +63,3 @@ void tfx_keysort(tfx_keyed *a, tfx_keyed *tmp, size_t n)
     if (src != a)
         memcpy(a, src, n * sizeof *a);
 }
-
-static int key_cmp(const tfx_keyed *x, const tfx_keyed *y)
-{
-    if (x->k0 != y->k0)
-        return x->k0 < y->k0 ? -1 : 1;
-    if (x->k1 != y->k1)
-        return x->k1 < y->k1 ? -1 : 1;
-    return 0;
-}
-
-void tfx_keysort_general(tfx_keyed *a, tfx_keyed *tmp, size_t n)
-{
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
-            size_t mid = lo + width;
-            size_t hi = mid + width < n ? mid + width : n;
-            size_t i = lo, j = mid, k = lo;
-
-            /* on equal keys the left run goes first: stable */
-            while (i < mid && j < hi)
-                tmp[k++] = key_cmp(&a[j], &a[i]) < 0 ? a[j++] : a[i++];
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < hi)
-                tmp[k++] = a[j++];
-            memcpy(a + lo, tmp + lo, (hi - lo) * sizeof *a);
-        }
-    }
-}

@@ -26,8 +26,4 @@ typedef struct {
  * order (stable).  tmp is scratch space of n entries.  Allocates nothing. */
 void tfx_keysort(tfx_keyed *a, tfx_keyed *tmp, size_t n);
 
-/* The same order by a bottom-up merge sort comparing whole keys: the
- * definition, for tests, which compare the two. */
-void tfx_keysort_general(tfx_keyed *a, tfx_keyed *tmp, size_t n);
-
 #endif

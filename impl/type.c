@@ -118,39 +118,27 @@ static void name_key(tfx_keyed *e, tfx_str name)
     e->k1 = big_endian_word(first + 8);
 }
 
-/* Whether the names of a[lo..hi) are all the same bytes. */
-static bool run_all_same(const tfx_str *names, const tfx_keyed *a, size_t lo, size_t hi)
-{
-    for (size_t i = lo + 1; i < hi; i++)
-        if (tfx_str_cmp(names[a[i].index], names[a[lo].index]) != 0)
-            return false;
-    return true;
-}
-
-/* Sorts a[lo..hi) stably by tfx_str_cmp of their names: a bottom-up merge
- * sort through tmp (on equal names the left run goes first). */
-static void merge_sort_run(const tfx_str *names, tfx_keyed *a, tfx_keyed *tmp, size_t lo,
-                           size_t hi)
+/* Sorts order[lo..hi) stably by tfx_str_cmp of the names they index: a
+ * bottom-up merge sort through tmp, no recursion. */
+static void merge_sort_order(const tfx_str *names, size_t *order, size_t *tmp, size_t lo,
+                             size_t hi)
 {
     for (size_t width = 1; width < hi - lo; width *= 2) {
         for (size_t from = lo; from + width < hi; from += 2 * width) {
             size_t mid = from + width;
-            size_t end = mid + width < hi ? mid + width : hi;
-            size_t i = from, j = mid, k = from;
 
-            while (i < mid && j < end) {
-                if (tfx_str_cmp(names[a[j].index], names[a[i].index]) < 0)
-                    tmp[k++] = a[j++];
-                else
-                    tmp[k++] = a[i++];
-            }
-            while (i < mid)
-                tmp[k++] = a[i++];
-            while (j < end)
-                tmp[k++] = a[j++];
-            memcpy(a + from, tmp + from, (end - from) * sizeof *a);
+            merge_runs(names, order, tmp, from, mid, mid + width < hi ? mid + width : hi);
         }
     }
+}
+
+/* Whether the names order[lo..hi) indexes are all the same bytes. */
+static bool run_all_same(const tfx_str *names, const size_t *order, size_t lo, size_t hi)
+{
+    for (size_t i = lo + 1; i < hi; i++)
+        if (tfx_str_cmp(names[order[i]], names[order[lo]]) != 0)
+            return false;
+    return true;
 }
 
 /* [type.object.names] [fn.sort] The fast path of tfx_str_sort_order: each
@@ -163,40 +151,43 @@ static void merge_sort_run(const tfx_str *names, tfx_keyed *a, tfx_keyed *tmp, s
  * the longer name, its first byte past the shorter name's end; either way
  * the keys order the names as tfx_str_cmp does.  So names with different
  * keys are in tfx_str_cmp's order, and names with equal keys end up in it
- * too, each run stably.  Its scratch space is malloc'd and freed here,
- * not left in the arena; false, with nothing done, when malloc refuses
- * it.  test_value compares both on random names. */
-static bool sort_keyed(const tfx_str *names, size_t *order, size_t n)
+ * too, each run stably (merge_sort_order, the general path's sort).  The
+ * keys are malloc'd and freed here, not left in the arena; false, with
+ * nothing done, when malloc refuses them.  test_value compares both on
+ * random names. */
+static bool sort_keyed(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
 {
     tfx_keyed *a;
-    tfx_keyed *tmp;
+    size_t *tmp = NULL;
 
     if (n > SIZE_MAX / (2 * sizeof *a))
         return false;
     a = malloc(2 * n * sizeof *a);
     if (a == NULL)
         return false;
-    tmp = a + n;
     for (size_t i = 0; i < n; i++) {
         name_key(&a[i], names[i]);
         a[i].index = i;
     }
-    tfx_keysort(a, tmp, n);
+    tfx_keysort(a, a + n, n);
+    for (size_t i = 0; i < n; i++)
+        order[i] = a[i].index;
     for (size_t lo = 0, hi; lo < n; lo = hi) {
         for (hi = lo + 1; hi < n && a[hi].k0 == a[lo].k0 && a[hi].k1 == a[lo].k1; hi++)
             ;
-        if (hi - lo > 1 && !run_all_same(names, a, lo, hi))
-            merge_sort_run(names, a, tmp, lo, hi);
+        if (hi - lo > 1 && !run_all_same(names, order, lo, hi)) {
+            if (tmp == NULL)
+                tmp = tfx_ctx_alloc_array(ctx, n, sizeof *tmp);
+            merge_sort_order(names, order, tmp, lo, hi);
+        }
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = a[i].index;
     free(a);
     return true;
 }
 
 void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
 {
-    if (n >= 2 && sort_keyed(names, order, n))
+    if (n >= 2 && sort_keyed(ctx, names, order, n))
         return;
     tfx_str_sort_order_general(ctx, names, order, n);
 }
@@ -204,21 +195,11 @@ void tfx_str_sort_order(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_
 /* A bottom-up merge sort: stable, O(n log n), no recursion. */
 void tfx_str_sort_order_general(tfx_ctx *ctx, const tfx_str *names, size_t *order, size_t n)
 {
-    size_t *tmp;
-
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     if (n < 2)
         return;
-    tmp = tfx_ctx_alloc_array(ctx, n, sizeof *tmp);
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
-            size_t mid = lo + width;
-            size_t hi = mid + width < n ? mid + width : n;
-
-            merge_runs(names, order, tmp, lo, mid, hi);
-        }
-    }
+    merge_sort_order(names, order, tfx_ctx_alloc_array(ctx, n, sizeof(size_t)), 0, n);
 }
 
 /* [type.object.names] The attributes sorted by name; of several with one
