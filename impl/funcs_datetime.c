@@ -218,6 +218,14 @@ static bool strict_rfc3339(const char *s, size_t n)
            && bounded_uint(s + i + 1, 2, 0, 23) >= 0 && bounded_uint(s + i + 4, 2, 0, 59) >= 0;
 }
 
+/* [fn.formatdate.timestamp.pn] Go 1.23's time.Parse reads a ±hh:mm
+ * offset's fields as unsigned numbers, hh at most 24 and mm at most 60
+ * (s[0..n) ends with the offset, which has been read). */
+static bool go123_offset_ok(const char *s, size_t n)
+{
+    return n >= 6 && bounded_uint(s + n - 5, 2, 0, 24) >= 0 && bounded_uint(s + n - 2, 2, 0, 60) >= 0;
+}
+
 /* [fn.formatdate.timestamp.pn] Profile PN: cty 1.13's parseStrictRFC3339
  * refuses a timestamp that Go's time.Parse reads but strict_rfc3339 does
  * not, with one of its messages. */
@@ -245,8 +253,8 @@ static const char *strict_rfc3339_error(tfx_ctx *ctx, const char *s, size_t n)
 
 /* [fn.formatdate.timestamp] Go 1.19's time.Parse(time.RFC3339, text):
  * the timestamp, or NULL with *error set to cty's message. */
-static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
-                            const char **error)
+static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, bool cty_strict,
+                            timestamp *t, const char **error)
 {
     /* layout elements after their literal prefix */
     static const char seps[] = {'\0', '-', '-', 'T', ':', ':'};
@@ -314,7 +322,9 @@ static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
                 for (; take < 10; take++)
                     ns *= 10;
                 t->nsec = ns;
-                ok = true; /* Go's parseNanoseconds replaces getnum's error */
+                /* Go 1.19's parseNanoseconds replaces getnum's error;
+                 * Go 1.23 keeps it (PN, [fn.formatdate.timestamp.pn]) */
+                ok = ok || !ctx->pn;
                 s += nd;
                 n -= nd;
             }
@@ -369,7 +379,11 @@ static bool parse_timestamp(tfx_ctx *ctx, const char *s, size_t n, timestamp *t,
     t->hour = vals[3];
     t->min = vals[4];
     t->sec = vals[5];
-    if (ctx->pn && !strict_rfc3339(start, nstart)) {
+    if (ctx->pn && start[nstart - 1] != 'Z' && !go123_offset_ok(start, nstart)) {
+        *error = "not a valid RFC3339 timestamp: time zone offset out of range";
+        return false;
+    }
+    if (ctx->pn && cty_strict && !strict_rfc3339(start, nstart)) {
         *error = strict_rfc3339_error(ctx, start, nstart);
         return *error == NULL;
     }
@@ -664,7 +678,7 @@ static const tfx_value *formatdate_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
-    if (!parse_timestamp(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, &t, &error))
+    if (!parse_timestamp(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, true, &t, &error))
         return tfx_fn_arg_error(err, 1, error);
     {
         int64_t x = days_from_civil(t.year, t.month, t.day) + 4; /* 1970-01-01: Thursday */
@@ -901,7 +915,7 @@ static const tfx_value *timeadd_impl(tfx_ctx *ctx, const tfx_function *fn, const
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
-    if (!parse_timestamp(ctx, args[0]->as.string.s, args[0]->as.string.nbytes, &t, &error))
+    if (!parse_timestamp(ctx, args[0]->as.string.s, args[0]->as.string.nbytes, true, &t, &error))
         return tfx_fn_error(err, error);
     if (!parse_duration(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, &dur, &error))
         return tfx_fn_error(err, error);
@@ -978,9 +992,9 @@ static const tfx_value *timecmp_impl(tfx_ctx *ctx, const tfx_function *fn, const
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
-    if (!parse_timestamp(ctx, args[0]->as.string.s, args[0]->as.string.nbytes, &ta, &error))
+    if (!parse_timestamp(ctx, args[0]->as.string.s, args[0]->as.string.nbytes, false, &ta, &error))
         return tfx_fn_arg_error(err, 0, error);
-    if (!parse_timestamp(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, &tb, &error))
+    if (!parse_timestamp(ctx, args[1]->as.string.s, args[1]->as.string.nbytes, false, &tb, &error))
         return tfx_fn_arg_error(err, 1, error);
     sa = instant_seconds(&ta);
     sb = instant_seconds(&tb);
