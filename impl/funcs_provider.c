@@ -22,6 +22,7 @@
 #include "host.h"
 #include "lex.h"
 #include "parse.h"
+#include "refine.h"
 #include "text.h"
 
 /* ---- Tokens [fn.provider.tokens] ---- */
@@ -453,6 +454,29 @@ static const tfx_param value_params[] = {
     {.name = "value", .type = &tfx_type_dynamic, .allow_unknown = true, .allow_dynamic = true},
 };
 
+/* [fn.encode_expr.unknown] The unknown string for v, refined: not null,
+ * and, when v is known not to be null, starting with the character its
+ * type's text starts with. */
+static const tfx_value *expr_unknown(tfx_ctx *ctx, const tfx_value *v, const tfx_type *ret)
+{
+    const tfx_value *u = tfx_value_refine_not_null(ctx, tfx_value_unknown(ctx, ret));
+    const char *prefix = NULL;
+    tfx_refinement r;
+
+    if (!tfx_refine_definitely_not_null(v))
+        return u;
+    switch (v->type->kind) {
+    case TFX_TYPE_OBJECT: case TFX_TYPE_MAP: prefix = "{"; break;
+    case TFX_TYPE_TUPLE: case TFX_TYPE_LIST: case TFX_TYPE_SET: prefix = "["; break;
+    case TFX_TYPE_STRING: prefix = "\""; break;
+    default: return u;
+    }
+    tfx_refinement_init(&r);
+    r.prefix.s = prefix;
+    r.prefix.nbytes = 1;
+    return tfx_value_refine(ctx, u, &r);
+}
+
 /* [fn.encode_expr.unknown] [fn.encode_expr.text] A value with an unknown
  * in it gives an unknown string; any other, its formatted tokens with
  * white space trimmed from both ends. */
@@ -468,7 +492,7 @@ static const tfx_value *encode_expr_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(nargs);
     TFX_UNUSED(err);
     if (!tfx_value_is_wholly_known(args[0]))
-        return tfx_value_unknown(ctx, ret);
+        return expr_unknown(ctx, args[0], ret);
     value_tokens(&t, args[0]);
     format_tokens(ctx, &t);
     text = tokens_text(ctx, &t, &nbytes);
@@ -497,7 +521,7 @@ static const tfx_value *encode_tfvars_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(fn);
     TFX_UNUSED(nargs);
     if (!tfx_value_is_wholly_known(v))
-        return tfx_value_unknown(ctx, ret);
+        return tfx_value_refine_not_null(ctx, tfx_value_unknown(ctx, ret));
     if (v->type->kind != TFX_TYPE_OBJECT && v->type->kind != TFX_TYPE_MAP)
         return tfx_fn_arg_error(err, 1,
                                 "invalid value to encode: must be an object whose attribute names "
@@ -558,7 +582,6 @@ static const tfx_value *attribute_value(tfx_ctx *ctx, const char *src, const tfv
     tfx_ev ev;
     tfx_diags diags;
     tfx_node *expr;
-    const tfx_value *v;
     size_t n = a->end - a->start;
 
     memset(&ev, 0, sizeof(ev));
@@ -571,7 +594,8 @@ static const tfx_value *attribute_value(tfx_ctx *ctx, const char *src, const tfv
     if (expr == NULL)
         tfx_fn_nomem(ctx);
     if (!tfx_diags_has_errors(&diags)) {
-        v = tfx_ev_node(&ev, expr, NULL);
+        const tfx_value *v = tfx_ev_node(&ev, expr, NULL);
+
         if (!tfx_diags_has_errors(&diags))
             return v;
     }
