@@ -1040,12 +1040,15 @@ static const tfx_value *short_circuit_pn(tfx_ev *ev, tfx_op op, const tfx_value 
 {
     bool lk = !tfx_value_is_unknown(l), rk = !tfx_value_is_unknown(r);
     bool decides = op == TFX_OP_OR; /* the value that decides: true for ||, false for && */
+    /* [refine.logic] its unknown results are not null */
+    const tfx_value *unknown = tfx_value_refine_not_null(ev->ctx,
+                                                         tfx_value_unknown(ev->ctx, &tfx_type_bool));
 
     if (!lk && !rk) {
         if (mid > mark)
             return NULL;
         diags_drop(ev, mid, ev->diags->n);
-        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+        return unknown;
     }
     if (lk && is_true(l) == decides) {
         diags_drop(ev, mid, ev->diags->n);
@@ -1057,11 +1060,11 @@ static const tfx_value *short_circuit_pn(tfx_ev *ev, tfx_op op, const tfx_value 
     }
     if (!lk && is_true(r) != decides) {
         diags_drop(ev, mid, ev->diags->n);
-        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+        return unknown;
     }
     if (!rk && is_true(l) != decides) {
         diags_drop(ev, mark, mid);
-        return tfx_value_unknown(ev->ctx, &tfx_type_bool);
+        return unknown;
     }
     return NULL;
 }

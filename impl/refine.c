@@ -462,6 +462,104 @@ static const tfx_value *strlen_result(tfx_ctx *ctx, const tfx_value *arg,
     return tfx_value_refine(ctx, result, &r);
 }
 
+/* The bounds of v's length as cty's Range() reads them: a known
+ * collection of known length has it as both; an unknown one its
+ * refinement's; otherwise 0 and no limit. */
+static void length_range(const tfx_value *v, int64_t *lo, int64_t *hi)
+{
+    const tfx_refinement *r = tfx_value_refinement(v);
+
+    *lo = 0;
+    *hi = TFX_REFINE_NO_MAX;
+    if (v->state == TFX_VAL_KNOWN && (v->type->kind != TFX_TYPE_SET || tfx_value_length(v) <= 1 ||
+                                      tfx_value_is_wholly_known(v)))
+        *lo = *hi = (int64_t)tfx_value_length(v);
+    else if (r != NULL) {
+        *lo = r->len_lower;
+        *hi = r->len_upper;
+    }
+}
+
+/* [refine.fn.format] format with a known format string and an argument
+ * not wholly known: the text before its first % (when there is some) is
+ * the result's prefix, shortened by [refine.prefix.safe]. */
+static void format_prefix(tfx_ctx *ctx, const tfx_value *f, tfx_refinement *r)
+{
+    const char *pct;
+    const tfx_value *s;
+
+    if (f->state != TFX_VAL_KNOWN || f->type->kind != TFX_TYPE_STRING)
+        return;
+    pct = memchr(f->as.string.s, '%', f->as.string.nbytes);
+    if (pct == NULL || pct == f->as.string.s)
+        return;
+    s = tfx_value_string(ctx, f->as.string.s, (size_t)(pct - f->as.string.s));
+    r->prefix.s = s->as.string.s;
+    r->prefix.nbytes = tfx_refine_safe_prefix(s->as.string.s, s->as.string.nbytes);
+}
+
+/* [refine.fn.jsonencode] jsonencode of a value certainly not null but not
+ * wholly known starts with `"` (a string), `{` (an object or map) or `[`
+ * (a tuple, list or set). */
+static void jsonencode_prefix(const tfx_value *v, tfx_refinement *r)
+{
+    switch (tfx_refine_definitely_not_null(v) ? v->type->kind : TFX_TYPE_DYNAMIC) {
+    case TFX_TYPE_STRING: r->prefix.s = "\""; break;
+    case TFX_TYPE_OBJECT:
+    case TFX_TYPE_MAP: r->prefix.s = "{"; break;
+    case TFX_TYPE_TUPLE:
+    case TFX_TYPE_LIST:
+    case TFX_TYPE_SET: r->prefix.s = "["; break;
+    default: return;
+    }
+    r->prefix.nbytes = 1;
+}
+
+/* [refine.fn.setproduct] setproduct with an argument of unknown length:
+ * at most the product of the arguments' length upper bounds (tuples:
+ * their element count) and at least 1, or exactly 0 when that product is
+ * 0; nothing when a bound passes 1024 or the product 2048. */
+static void setproduct_length(const tfx_value *const *args, size_t nargs, tfx_refinement *r)
+{
+    int64_t product = 1;
+
+    for (size_t i = 0; i < nargs; i++) {
+        const tfx_value *a = args[i];
+        int64_t lo, hi;
+
+        if (a->type->kind == TFX_TYPE_TUPLE)
+            hi = (int64_t)a->type->n;
+        else if (takes_length(a->type))
+            length_range(a, &lo, &hi);
+        else
+            return;
+        if (hi > 1024)
+            return;
+        product *= hi;
+        if (product > 2048)
+            return;
+    }
+    r->len_lower = product == 0 ? 0 : 1;
+    r->len_upper = product;
+}
+
+/* [refine.fn.format] [refine.fn.jsonencode] [refine.fn.sort]
+ * [refine.fn.setproduct] What cty's stdlib implementations add to their
+ * unknown results, besides RefineResult's not null; args unmarked. */
+static void function_refinement(tfx_ctx *ctx, const char *name, const tfx_value *const *args,
+                                size_t nargs, tfx_refinement *r)
+{
+    if (strcmp(name, "format") == 0 && nargs >= 1)
+        format_prefix(ctx, args[0], r);
+    else if (strcmp(name, "jsonencode") == 0 && nargs == 1)
+        jsonencode_prefix(args[0], r);
+    else if (strcmp(name, "sort") == 0 && nargs == 1 && args[0]->type->kind == TFX_TYPE_LIST &&
+             !tfx_value_is_wholly_known(args[0]))
+        length_range(args[0], &r->len_lower, &r->len_upper);
+    else if (strcmp(name, "setproduct") == 0)
+        setproduct_length(args, nargs, r);
+}
+
 const tfx_value *tfx_refine_call_result(tfx_ctx *ctx, const tfx_function *fn,
                                         const tfx_value *const *args, size_t nargs,
                                         const tfx_value *result)
@@ -477,8 +575,17 @@ const tfx_value *tfx_refine_call_result(tfx_ctx *ctx, const tfx_function *fn,
             return tfx_value_mark(ctx, tfx_refine_length(ctx, arg), result->marks);
         return result;
     }
-    if (refines_not_null(fn->name))
-        return tfx_value_refine_not_null(ctx, result);
+    if (refines_not_null(fn->name)) {
+        tfx_refinement r;
+        const tfx_value **plain = tfx_ctx_alloc_array(ctx, nargs, sizeof(const tfx_value *));
+
+        for (size_t i = 0; i < nargs; i++)
+            plain[i] = tfx_value_unmark_deep(ctx, args[i], NULL);
+        tfx_refinement_init(&r);
+        r.not_null = true;
+        function_refinement(ctx, fn->name, plain, nargs, &r);
+        return tfx_value_refine(ctx, result, &r);
+    }
     return result;
 }
 

@@ -78,6 +78,8 @@ static tfx_value *with_children(tfx_ctx *ctx, const tfx_value *v,
 {
     tfx_value *r = clone_value(ctx, v);
 
+    if (v->state != TFX_VAL_KNOWN)
+        return r; /* no children; an unknown's as.refine stays */
     if (is_elems_kind(v->type->kind))
         r->as.elems.items = kids;
     else if (is_attrs_kind(v->type->kind))

@@ -121,6 +121,15 @@ static void test_builder(tfx_ctx *ctx, void *arg)
     v = tfx_value_refine_not_null(C, SENS(UNK(TSTR)));
     CHECK(tfx_marks_has(v->marks, "sensitive") && tfx_value_refinement(v)->not_null);
     CHECK(tfx_value_refine_not_null(C, &tfx_value_dynamic_unknown) == &tfx_value_dynamic_unknown);
+    /* unmarking an unknown collection keeps its refinements (they share
+     * the union with a known collection's elements) */
+    tfx_refinement_init(&r);
+    r.len_lower = 1;
+    v = tfx_value_unmark_deep(C, SENS(tfx_value_refine(C, UNK(LISTT(TSTR)), &r)), NULL);
+    CHECK(v->marks == NULL && tfx_value_refinement(v) != NULL &&
+          tfx_value_refinement(v)->len_lower == 1);
+    v = tfx_value_unmark_deep(C, SENS(UNK(LISTT(TSTR))), NULL);
+    CHECK(tfx_value_refinement(v) == NULL);
     v = I(4);
     CHECK(tfx_value_refine_not_null(C, v) == v);
 }
@@ -383,6 +392,34 @@ static void test_calls(tfx_ctx *ctx, void *arg)
         CHECK_STR(json(tfx_func_call(C, fn("length"), args, 1, &err)),
                   "{\"type\":\"number\",\"unknown\":true,\"refinements\":{\"not_null\":true,"
                   "\"number_lower\":\"3\",\"number_lower_inclusive\":true}}");
+    }
+    /* [refine.fn.format] [refine.fn.jsonencode] [refine.fn.sort]
+     * [refine.fn.setproduct] (ref) */
+    {
+        const tfx_value *fa[2] = {S("id-%s"), UNK(TSTR)};
+        const tfx_value *ja[1] = {OBJ(1, "a", UNK(TSTR))};
+        const tfx_value *sa[1] = {LIST(TSTR, 2, S("b"), UNK(TSTR))};
+        const tfx_value *pa[2] = {l, SET(TNUM, 2, I(1), I(2))};
+
+        CHECK_STR(json(tfx_refine_call_result(C, fn("format"), fa, 2, UNK(TSTR))),
+                  "{\"type\":\"string\",\"unknown\":true,\"refinements\":{\"not_null\":true,"
+                  "\"string_prefix\":\"id-\"}}");
+        fa[0] = S("ab%s");
+        CHECK_STR(json(tfx_refine_call_result(C, fn("format"), fa, 2, UNK(TSTR))),
+                  "{\"type\":\"string\",\"unknown\":true,\"refinements\":{\"not_null\":true,"
+                  "\"string_prefix\":\"a\"}}");
+        CHECK_STR(json(tfx_refine_call_result(C, fn("jsonencode"), ja, 1, UNK(TSTR))),
+                  "{\"type\":\"string\",\"unknown\":true,\"refinements\":{\"not_null\":true,"
+                  "\"string_prefix\":\"{\"}}");
+        ja[0] = UNK(TSTR); /* it could be null: no prefix */
+        CHECK_STR(json(tfx_refine_call_result(C, fn("jsonencode"), ja, 1, UNK(TSTR))),
+                  "{\"type\":\"string\",\"unknown\":true,\"refinements\":{\"not_null\":true}}");
+        CHECK_STR(json(tfx_refine_call_result(C, fn("sort"), sa, 1, UNK(LISTT(TSTR)))),
+                  "{\"type\":[\"list\",\"string\"],\"v\":[{\"unknown\":true},{\"unknown\":true}]}");
+        CHECK_STR(json(tfx_refine_call_result(C, fn("setproduct"), pa, 2,
+                                              UNK(LISTT(TUPT(2, TSTR, TNUM))))),
+                  "{\"type\":[\"list\",[\"tuple\",[\"string\",\"number\"]]],\"unknown\":true,"
+                  "\"refinements\":{\"not_null\":true,\"length_lower\":1,\"length_upper\":10}}");
     }
     /* [refine.cmp] (ref: n < 1 with n <= 0 is true) */
     {
