@@ -2123,6 +2123,29 @@ static const tfx_type *splat_result_type(tfx_ev *ev, const tfx_node *n, const tf
     return &tfx_type_dynamic;
 }
 
+/* [splat.unknown] [splat.unknown.pn] The unknown result of type t of a
+ * splat over the unknown src; in profile PN (HCL 2.17) refined not null
+ * unless t is dynamic, and a list result of a list or set source takes
+ * the source's length bounds. */
+static const tfx_value *unknown_splat_pn(tfx_ctx *ctx, const tfx_value *src, const tfx_type *t)
+{
+    const tfx_value *r = tfx_value_unknown(ctx, t);
+    const tfx_refinement *sr;
+    tfx_refinement add;
+
+    if (!ctx->pn || t->kind == TFX_TYPE_DYNAMIC)
+        return r;
+    tfx_refinement_init(&add);
+    add.not_null = true;
+    sr = tfx_value_refinement(src);
+    if (t->kind == TFX_TYPE_LIST && sr != NULL
+        && (src->type->kind == TFX_TYPE_LIST || src->type->kind == TFX_TYPE_SET)) {
+        add.len_lower = sr->len_lower;
+        add.len_upper = sr->len_upper;
+    }
+    return tfx_value_refine(ctx, r, &add);
+}
+
 /* [splat.forms] [splat.source] [splat.null] [splat.wrap] [splat.unknown]
  * [splat.each] [splat.nested] [splat.nested.types] [mark.prop.splat] (semantics P1–P16, M7)
  * SplatExpr: the source (its errors end the splat); a null sequence is an
@@ -2172,7 +2195,7 @@ static const tfx_value *eval_splat(tfx_ev *ev, const tfx_node *n, const tfx_env 
         src = tfx_value_mark(ctx, tfx_value_tuple(ctx, &src, 1), pn_marks);
     }
     if (tfx_value_is_unknown(src))
-        return tfx_value_mark(ctx, tfx_value_unknown(ctx, splat_result_type(ev, n, env, src->type)),
+        return tfx_value_mark(ctx, unknown_splat_pn(ctx, src, splat_result_type(ev, n, env, src->type)),
                               pn_marks);
 
     src = tfx_value_unmark(ctx, src, &marks);
