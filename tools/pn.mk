@@ -11,6 +11,7 @@
 #   make reference-pn PN_SRC=DIR              bin/go-hcl-adapter-pn
 #   make reference-test-pn PN_SRC=DIR         go vet and go test, tag pn
 #   make conformance-reference-pn PN_SRC=DIR  the corpus, profile PN
+#   make lexdiff-pn PN_SRC=DIR                lexer and parser against the PN HCL
 #   make conformance-pn-reference             the same, with the adapter as built
 
 # cty 1.18 needs Go 1.23 or newer (iter, maps); Debian 12 has it in
@@ -45,3 +46,13 @@ conformance-reference-pn: reference-pn
 conformance-pn-reference: $(BIN)/tfexpr-conformance
 	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter-pn' --profile PN \
 	  --fail-on-unsupported --timeout 60 $(if $(PN_EXPECTATIONS),--expectations $(PN_EXPECTATIONS))
+
+# The lexer and parser of profile PN against the PN HCL's (tools/lexdiff
+# --profile PN): tools/go-lexdump built with the PN sources.
+.PHONY: lexdiff-pn
+$(BUILD)/go-lexdump-pn: $(wildcard tools/go-lexdump/*.go) pn-gopath | $(DEPS_OK)
+	cd tools/go-lexdump && $(PN_GO_ENV) $(PN_GO) build -o $(abspath $@) .
+
+lexdiff-pn: $(BUILD)/lexdump $(BUILD)/go-lexdump-pn
+	$(PYTHON) tools/lexdiff --profile PN --what tokens --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump-pn
+	$(PYTHON) tools/lexdiff --profile PN --what parse --n $(LEXDIFF_N) $(BUILD)/lexdump $(BUILD)/go-lexdump-pn

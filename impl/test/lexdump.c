@@ -4,10 +4,12 @@
  * format, for tools/lexdiff: reads JSON lines {"what", "mode",
  * "input_base64"} on stdin and answers each with {"tokens": [[type,
  * start_byte, end_byte, start_line, start_col, end_line, end_col], ...]}
- * or, for "what": "parse", {"diagnostics": [[summary, ...subject], ...]}.
+ * or, for "what": "parse", {"diagnostics": [[summary, ...subject], ...]};
+ * with "profile": "PN", as profile PN lexes and parses.
  * A test tool, not installed.
  */
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,8 @@ int main(void)
         json_t *req = json_loads(line, 0, NULL);
         const char *mode = json_string_value(json_object_get(req, "mode"));
         const char *b64 = json_string_value(json_object_get(req, "input_base64"));
+        const char *profile = json_string_value(json_object_get(req, "profile"));
+        bool pn = profile != NULL && strcmp(profile, "PN") == 0;
         tfx_arena *arena = tfx_arena_new(0);
         tfx_tokens toks;
         size_t n;
@@ -80,9 +84,10 @@ int main(void)
         }
         if (json_string_value(json_object_get(req, "what")) != NULL
             && strcmp(json_string_value(json_object_get(req, "what")), "parse") == 0) {
-            tfx_source *ps = tfx_source_parse("case.hcl", (const char *)src, n,
-                                              mode && strcmp(mode, "template") == 0
-                                              ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION, NULL);
+            tfx_source *ps = tfx_source_parse_profile("case.hcl", (const char *)src, n,
+                                                      mode && strcmp(mode, "template") == 0
+                                                      ? TFX_MODE_TEMPLATE : TFX_MODE_EXPRESSION,
+                                                      NULL, pn ? TFX_PROFILE_PN : TFX_PROFILE_P14);
 
             for (i = 0; ps != NULL && i < tfx_source_diagnostic_count(ps); i++) {
                 const tfx_diagnostic *d = tfx_source_diagnostic(ps, i);
@@ -103,6 +108,9 @@ int main(void)
                      ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks)) {
             toks.n = 0;
             json_array_append_new(rows, json_string("(out of memory)"));
+        } else if (pn) {
+            /* [lex.pn.double-colon] */
+            tfx_lex_join_double_colons(&toks);
         }
         for (i = 0; i < toks.n; i++) {
             const tfx_token tok = tfx_token_at(&toks, i);
