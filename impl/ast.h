@@ -147,18 +147,16 @@ struct tfx_node {
         struct {
             tfx_op op;
             tfx_node *lhs;
-            tfx_node *rhs;        /* BINARY_OP only */
-            tfx_range symbol_range; /* UNARY_OP: the operator */
+            tfx_node *rhs;        /* BINARY_OP only; UNARY_OP's
+                                   * operator: tfx_node_lead_range */
         } op;
         struct {
             tfx_node **items;
-            size_t nitems;
-            tfx_range open_range;
+            size_t nitems;        /* the `[`: tfx_node_lead_range */
         } tuple;
         struct {
             tfx_object_item *items;
-            size_t nitems;
-            tfx_range open_range;
+            size_t nitems;        /* the `{`: tfx_node_lead_range */
         } object;
         struct {
             tfx_node *wrapped;
@@ -195,6 +193,26 @@ struct tfx_node {
         } parens;
     } as;
 };
+
+/* The range of the one-byte token that a tuple or object constructor
+ * (`[`, `{`) or a unary operation (`-`, `!`) starts with, which the node
+ * does not keep (48 bytes of each such node, and of every binary
+ * operation beside them, in a tree whose size makes most of a large
+ * parse's memory traffic).  The node's range starts with that token,
+ * which ends a byte and a column later on its line: in a tree without
+ * syntax errors (the only ones evaluated) the next byte starts a grapheme
+ * cluster of its own, being a space, a line ending or the start of a
+ * token, none of which is a combining mark. */
+static inline tfx_range tfx_node_lead_range(const tfx_node *n)
+{
+    tfx_range r;
+
+    r.start = n->range.start;
+    r.end = r.start;
+    r.end.byte++;
+    r.end.column++;
+    return r;
+}
 
 /* Dumps: an S-expression (with ranges if asked), and JSON.  The text is
  * malloc'd (free it), NULL if memory ran out. */

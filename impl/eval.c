@@ -138,13 +138,12 @@ tfx_range tfx_ev_start_range(const tfx_node *n)
     case TFX_NODE_BINARY_OP:
         return tfx_ev_start_range(n->as.op.lhs);
     case TFX_NODE_UNARY_OP:
-        return n->as.op.symbol_range;
+        return tfx_node_lead_range(n);
     case TFX_NODE_INDEX:
         return n->as.index.open_range;
     case TFX_NODE_TUPLE_CONS:
-        return n->as.tuple.open_range;
     case TFX_NODE_OBJECT_CONS:
-        return n->as.object.open_range;
+        return tfx_node_lead_range(n);
     case TFX_NODE_OBJECT_CONS_KEY:
         return tfx_ev_start_range(n->as.key.wrapped);
     case TFX_NODE_FOR:

@@ -982,7 +982,6 @@ static tfx_node *parse_unary(parser *p, tfx_op op)
     n = tfx_p_node(p, TFX_NODE_UNARY_OP, tfx_p_between(tok.range, operand->range));
     n->as.op.op = op;
     n->as.op.lhs = operand;
-    n->as.op.symbol_range = tok.range;
     return n;
 }
 
@@ -1289,7 +1288,6 @@ static tfx_node *parse_tuple(parser *p)
     n = tfx_p_node(p, TFX_NODE_TUPLE_CONS, tfx_p_between(open.range, close.range));
     n->as.tuple.items = tfx_p_finish(p, &items, sizeof(node_ptr));
     n->as.tuple.nitems = n->as.tuple.items != NULL ? nitems : 0;
-    n->as.tuple.open_range = open.range;
     return n;
 }
 
@@ -1399,7 +1397,6 @@ static tfx_node *parse_object(parser *p)
     n = tfx_p_node(p, TFX_NODE_OBJECT_CONS, tfx_p_between(open.range, close.range));
     n->as.object.items = tfx_p_finish(p, &items, sizeof(tfx_object_item));
     n->as.object.nitems = n->as.object.items != NULL ? nitems : 0;
-    n->as.object.open_range = open.range;
     return n;
 }
 

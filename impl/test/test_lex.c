@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "ast.h"
 #include "check.h"
 #include "lex.h"
 
@@ -167,6 +168,52 @@ static void test_long_inputs(void)
         }
     }
     CHECK(failures == 0);
+}
+
+/* [eval.start-range] tfx_node_lead_range takes the `[` or `{` that opens
+ * a tuple or object constructor, and the `-` or `!` of a unary operation,
+ * to end a byte and a column after it starts, on its line, in a source
+ * without syntax errors: so it does in random inputs that hold no token
+ * that is an error in itself (a combining mark after it is an invalid
+ * token). */
+static void test_open_bracket_ranges(void)
+{
+    unsigned char buf[256];
+    int failures = 0;
+    size_t checked = 0;
+    int i;
+
+    for (i = 0; i < 200000; i++) {
+        size_t n = random_input(buf, sizeof(buf), 12);
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_tokens t;
+        size_t k;
+
+        if (arena == NULL || !tfx_lex(arena, buf, n, i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE, &t)
+            || t.error_tokens) {
+            tfx_arena_free(arena);
+            continue;
+        }
+        for (k = 0; k < t.n; k++) {
+            tfx_token tok = tfx_token_at(&t, k);
+            tfx_node node;
+            tfx_range r;
+
+            if (tok.kind != TFX_TOK_OBRACK && tok.kind != TFX_TOK_OBRACE && tok.kind != TFX_TOK_MINUS
+                && tok.kind != TFX_TOK_BANG)
+                continue;
+            node.range = tok.range;
+            r = tfx_node_lead_range(&node);
+            checked++;
+            if (memcmp(&r, &tok.range, sizeof(r)) != 0 && failures++ < 3) {
+                fprintf(stderr, "test_lex: a leading token at byte %zu ends elsewhere\n", tok.range.start.byte);
+                print_input(buf, n);
+            }
+        }
+        tfx_arena_free(arena);
+    }
+    CHECK(failures == 0);
+    CHECK(checked > 1000);
 }
 
 /* Every byte value after every prefix that opens a state, so that each
@@ -341,5 +388,6 @@ int main(void)
     test_fast_equals_general();
     test_long_inputs();
     test_every_byte();
+    test_open_bracket_ranges();
     return check_report("test_lex");
 }
