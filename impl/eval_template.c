@@ -119,7 +119,10 @@ const tfx_value *tfx_ev_template(tfx_ev *ev, const tfx_node *n, const tfx_env *e
                          why != NULL ? why : "string required");
             continue;
         }
-        append_text(ev, &buf, s->as.string);
+        /* [tmpl.eval.errors.pn] PN (HCL 2.17) stops writing at the first
+         * error: a failed template's value holds the parts before it */
+        if (!ctx->pn || !tfx_ev_failed_since(ev, ndiags))
+            append_text(ev, &buf, s->as.string);
     }
     if (!known && ctx->pn)
         return tfx_value_mark(ctx, unknown_template_pn(ev, buf.s, nknown, ndiags), marks);
