@@ -2,8 +2,8 @@
 /*
  * funcs_provider.c — the functions of Terraform's built-in provider
  * "terraform", called as provider::terraform::NAME in profile PN
- * (spec/functions-provider.md, rules fn.provider.*, fn.encode_expr.*,
- * fn.encode_tfvars.*).
+ * (spec/functions-provider.md, rules fn.provider.*, fn.encode-expr.*,
+ * fn.encode-tfvars.*).
  *
  * Both write values as HCL text the way hclwrite does: the value becomes a
  * list of tokens (hclwrite's TokensForValue), then the spaces before each
@@ -454,7 +454,7 @@ static const tfx_param value_params[] = {
     {.name = "value", .type = &tfx_type_dynamic, .allow_unknown = true, .allow_dynamic = true},
 };
 
-/* [fn.encode_expr.unknown] The unknown string for v, refined: not null,
+/* [fn.encode-expr.unknown] The unknown string for v, refined: not null,
  * and, when v is known not to be null, starting with the character its
  * type's text starts with. */
 static const tfx_value *expr_unknown(tfx_ctx *ctx, const tfx_value *v, const tfx_type *ret)
@@ -477,7 +477,7 @@ static const tfx_value *expr_unknown(tfx_ctx *ctx, const tfx_value *v, const tfx
     return tfx_value_refine(ctx, u, &r);
 }
 
-/* [fn.encode_expr.unknown] [fn.encode_expr.text] A value with an unknown
+/* [fn.encode-expr.unknown] [fn.encode-expr.text] A value with an unknown
  * in it gives an unknown string; any other, its formatted tokens with
  * white space trimmed from both ends. */
 static const tfx_value *encode_expr_impl(tfx_ctx *ctx, const tfx_function *fn,
@@ -505,8 +505,8 @@ static const tfx_value *encode_expr_impl(tfx_ctx *ctx, const tfx_function *fn,
     return tfx_value_string(ctx, text, nbytes);
 }
 
-/* [fn.encode_tfvars.unknown] [fn.encode_tfvars.type] [fn.encode_tfvars.name]
- * [fn.encode_tfvars.text] An object or map as the text of a .tfvars file:
+/* [fn.encode-tfvars.unknown] [fn.encode-tfvars.type] [fn.encode-tfvars.name]
+ * [fn.encode-tfvars.text] An object or map as the text of a .tfvars file:
  * for each attribute in name order `NAME = VALUE` and a newline, the
  * whole formatted as one file. */
 static const tfx_value *encode_tfvars_impl(tfx_ctx *ctx, const tfx_function *fn,
@@ -546,7 +546,7 @@ static const tfx_value *encode_tfvars_impl(tfx_ctx *ctx, const tfx_function *fn,
     return tfx_value_string(ctx, text, nbytes);
 }
 
-/* ---- decode_tfvars [fn.decode_tfvars] ---- */
+/* ---- decode_tfvars [fn.decode-tfvars] ---- */
 
 /* The file name in decode_tfvars' messages. */
 static const char TFVARS_FILE[] = "<decode_tfvars argument>";
@@ -572,7 +572,7 @@ static const char *padded(tfx_ctx *ctx, const char *src, size_t start, size_t en
     return copy;
 }
 
-/* [fn.decode_tfvars.value] The expression src[start, end) parsed (PN) and
+/* [fn.decode-tfvars.value] The expression src[start, end) parsed (PN) and
  * evaluated with no variables and no functions; NULL with *message set
  * ("invalid tfvars syntax: ..." or "invalid expression for variable
  * "NAME": ...", HCL's Diagnostics.Error() of the errors) on failure. */
@@ -634,7 +634,7 @@ static int by_name(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start ? 1 : 0;
 }
 
-/* [fn.decode_tfvars.body] Whether a name is given twice: then *message
+/* [fn.decode-tfvars.body] Whether a name is given twice: then *message
  * names the first place a name is given again (sorting a copy by name
  * finds every repeat in n log n). */
 static bool redefinition(tfx_ctx *ctx, const tfvars_attr *attrs, size_t n, const char **message)
@@ -673,7 +673,7 @@ static bool redefinition(tfx_ctx *ctx, const tfvars_attr *attrs, size_t n, const
     return true;
 }
 
-/* [fn.decode_tfvars.body] The attributes of a tfvars text: each is an
+/* [fn.decode-tfvars.body] The attributes of a tfvars text: each is an
  * identifier, `=`, and an expression that ends at the first line ending
  * (a newline, or a line comment) outside brackets and template
  * sequences, or at the end; blank lines and comments may come between.
@@ -743,7 +743,7 @@ static const tfx_param src_params[] = {
     {.name = "src", .type = &tfx_type_str},
 };
 
-/* [fn.decode_tfvars] An object of the attributes of the text. */
+/* [fn.decode-tfvars] An object of the attributes of the text. */
 static const tfx_value *decode_tfvars_impl(tfx_ctx *ctx, const tfx_function *fn,
                                            const tfx_type *ret, const tfx_value *const *args,
                                            size_t nargs, tfx_func_error *err)

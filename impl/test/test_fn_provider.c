@@ -6,8 +6,8 @@
  * spec/functions.md [call.pn.core] [call.pn.provider] [call.pn.unknown],
  * spec/functions-provider.md [fn.provider] [fn.provider.call]
  * [fn.provider.tokens] [fn.provider.string] [fn.provider.format]
- * [fn.encode_expr.text] [fn.encode_tfvars.text] [fn.encode_tfvars.type]
- * [fn.encode_tfvars.name] [fn.decode_tfvars]).
+ * [fn.encode-expr.text] [fn.encode-tfvars.text] [fn.encode-tfvars.type]
+ * [fn.encode-tfvars.name] [fn.decode-tfvars]).
  *
  * Every expected value and error summary was given by the PN reference
  * adapter (conformance/adapters/go-hcl built with tag pn,
