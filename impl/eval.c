@@ -1227,6 +1227,20 @@ static const tfx_value *chosen_result(tfx_ev *ev, const tfx_node *n, const tfx_n
     return tfx_value_unknown(ev->ctx, rt);
 }
 
+/* [cond.bool] The known condition c converted to bool, or NULL after the
+ * error "Incorrect condition type". */
+static const tfx_value *condition_bool(tfx_ev *ev, const tfx_node *n, const tfx_value *c)
+{
+    const char *why = NULL;
+    const tfx_value *b = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
+
+    if (b == NULL)
+        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Incorrect condition type",
+                     &n->as.conditional.cond->range, &n->range,
+                     "The condition expression must be of type bool.");
+    return b;
+}
+
 /* [cond.marks.pn] [cond.unknown.pn] [tmpl.eval.if.marks.pn] Profile PN (HCL 2.23): the end of
  * a conditional whose condition c is not null.  The top-level marks of
  * c, a and b all go on the result, also when it is unknown; an unknown c
@@ -1240,7 +1254,6 @@ static const tfx_value *conditional_end_pn(tfx_ev *ev, const tfx_node *n, const 
 {
     tfx_ctx *ctx = ev->ctx;
     const tfx_marks *cm = NULL, *am = NULL, *bm = NULL;
-    const char *why = NULL;
     const tfx_value *r;
 
     c = tfx_value_unmark(ctx, c, &cm);
@@ -1253,13 +1266,9 @@ static const tfx_value *conditional_end_pn(tfx_ev *ev, const tfx_node *n, const 
                                                          : tfx_refine_conditional(ctx, rt, a, b);
         return tfx_value_mark(ctx, r, cm);
     }
-    c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
-    if (c == NULL) {
-        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Incorrect condition type",
-                     &n->as.conditional.cond->range, &n->range,
-                     "The condition expression must be of type bool.");
+    c = condition_bool(ev, n, c);
+    if (c == NULL)
         return tfx_value_unknown(ctx, rt);
-    }
     if (c->as.boolean) {
         append_diags(ev, yes_diags);
         r = chosen_result(ev, n, n->as.conditional.true_result, a, rt, conv_a, u, 0, "true");
@@ -1291,7 +1300,6 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
     tfx_unification unification;
     const tfx_unification *u = NULL;
     const tfx_value *c;
-    const char *why = NULL;
     const tfx_marks *marks = NULL;
 
     if (is_bare_dynamic_null(a)) {
@@ -1332,13 +1340,9 @@ static const tfx_value *eval_conditional(tfx_ev *ev, const tfx_node *n, const tf
         return conditional_end_pn(ev, n, c, a, b, rt, conv_a, conv_b, u, &yes_diags, &no_diags);
     if (tfx_value_is_unknown(c))
         return tfx_value_unknown(ctx, rt);
-    c = tfx_ev_convert(ev, c, &tfx_type_bool, &why);
-    if (c == NULL) {
-        tfx_ev_error(ev, TFX_CAT_OPERAND_TYPE, "Incorrect condition type",
-                     &n->as.conditional.cond->range, &n->range,
-                     "The condition expression must be of type bool.");
+    c = condition_bool(ev, n, c);
+    if (c == NULL)
         return tfx_value_unknown(ctx, rt);
-    }
     c = tfx_value_unmark_deep(ctx, c, &marks);
     if (c->as.boolean) {
         append_diags(ev, &yes_diags);
