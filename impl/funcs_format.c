@@ -20,6 +20,7 @@
 #include "convert.h"
 #include "funcs_internal.h"
 #include "jsonio.h"
+#include "refine.h"
 #include "text.h"
 
 /* Number texts are charged one evaluation step per this many bytes, on
@@ -839,7 +840,10 @@ static const tfx_value *formatlist_impl(tfx_ctx *ctx, const tfx_function *fn,
             }
         }
         if (!known) {
-            items[i] = tfx_value_unknown(ctx, &tfx_type_str);
+            /* [fn.formatlist.pn] cty 1.18 refines each unknown element
+             * not null */
+            items[i] = ctx->pn ? tfx_value_refine_not_null(ctx, tfx_value_unknown(ctx, &tfx_type_str))
+                               : tfx_value_unknown(ctx, &tfx_type_str);
             continue;
         }
         items[i] = format_values(ctx, fmt, call, nvals, err);
