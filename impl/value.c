@@ -215,7 +215,8 @@ const tfx_value *tfx_value_unmark_deep(tfx_ctx *ctx, const tfx_value *v, const t
     const tfx_value **kids;
     tfx_value *r;
 
-    if (!tfx_value_is_marked_deep(v)) {
+    /* an unmarked value without children is looked at here */
+    if ((acc == NULL && n == 0) || !tfx_value_is_marked_deep(v)) {
         if (marks != NULL)
             *marks = NULL;
         return v;
@@ -1371,8 +1372,8 @@ static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n)
  * already equals it; the set's order is the buckets in ascending CRC, each
  * in insertion order, then Go's stable sort by setRules.Less. */
 /* [set.order] The fast path of the set order for sets of known strings:
- * sorts all[0..m) by bytes and returns true when every element is a known
- * string; false, with nothing changed, otherwise.  After [set.dedup] the
+ * out[0..m) is the elements of all[0..m) sorted by bytes, and true, when
+ * every element is a known string; false, with nothing written, otherwise.  After [set.dedup] the
  * strings are distinct (equal strings have equal hash bytes, so one
  * bucket, where the later one is dropped), and for distinct strings
  * set_less is tfx_str_cmp(a, b) < 0 (raw_equals is then false): a strict
@@ -1380,24 +1381,22 @@ static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n)
  * sort (go_stable_sort) and tfx_str_sort_order give the same one.
  * test_value compares tfx_value_set with tfx_value_set_general on random
  * strings. */
-static bool sort_known_strings(tfx_ctx *ctx, set_item *all, size_t m)
+static bool sort_known_strings(tfx_ctx *ctx, const set_item *all, size_t m,
+                               const tfx_value **out)
 {
     tfx_str *strs;
     size_t *order;
-    set_item *sorted;
 
     for (size_t i = 0; i < m; i++)
         if (all[i].v->state != TFX_VAL_KNOWN || all[i].v->type->kind != TFX_TYPE_STRING)
             return false;
     strs = tfx_ctx_alloc_array(ctx, m, sizeof *strs);
     order = tfx_ctx_alloc_array(ctx, m, sizeof *order);
-    sorted = tfx_ctx_alloc_array(ctx, m, sizeof *sorted);
     for (size_t i = 0; i < m; i++)
         strs[i] = all[i].v->as.string;
     tfx_str_sort_order(ctx, strs, order, m);
     for (size_t i = 0; i < m; i++)
-        sorted[i] = all[order[i]];
-    memcpy(all, sorted, m * sizeof *all);
+        out[i] = all[order[i]].v;
     return true;
 }
 
@@ -1423,11 +1422,12 @@ static bool word_integer_element(const tfx_value *v, int64_t *x)
 }
 
 /* [set.dedup] [set.order] The fast path of make_set's buckets, dedup and
- * order for a set whose elements are all known whole numbers below 2^63
+ * order for a set whose elements vals[0..n) (unmarked) are all known
+ * whole numbers below 2^63
  * at a precision of 64 bits or more (decoded or literal numbers, counts,
- * sums of such): true, with all[0..*m) the set's elements in set order;
- * false, with nothing changed, when some element is of another kind or
- * malloc refuses the scratch space (freed here).  It gives the general
+ * sums of such): the set's elements in set order (*m of them, in the
+ * arena); NULL when some element is of another kind or malloc refuses the
+ * scratch space (freed here).  It gives the general
  * path's result without hashing or comparing numbers:
  * - Two such numbers are equal (equals, raw_equals: tfx_num_equal) exactly
  *   when their values are: at one precision by value, at two by their
@@ -1443,8 +1443,8 @@ static bool word_integer_element(const tfx_value *v, int64_t *x)
  *   CRC.  The stable key sort by (value, zero's CRC) gives the same.
  * test_value compares tfx_value_set with tfx_value_set_general on random
  * whole numbers (both zeros among them). */
-static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const set_item *all, size_t n,
-                                              size_t *m)
+static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const tfx_value *const *vals,
+                                              size_t n, size_t *m)
 {
     tfx_keyed *keys;
     tfx_textbuf buf;
@@ -1462,7 +1462,7 @@ static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const set_item *all,
     for (size_t i = 0; i < n; i++) {
         int64_t x;
 
-        if (!word_integer_element(all[i].v, &x)) {
+        if (!word_integer_element(vals[i], &x)) {
             free(keys);
             return NULL;
         }
@@ -1470,7 +1470,7 @@ static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const set_item *all,
         keys[i].k0 = (uint64_t)x ^ zero_key;
         keys[i].k1 = 0;
         if (x == 0) {
-            keys[i].k1 = item_hash(&buf, all[i].v).crc;
+            keys[i].k1 = item_hash(&buf, vals[i]).crc;
             zero_crc = keys[i].k1;
         }
         keys[i].index = i;
@@ -1487,7 +1487,7 @@ static const tfx_value **set_of_word_integers(tfx_ctx *ctx, const set_item *all,
             keys[count++] = keys[i]; /* [set.dedup] else equal to the one before */
     kept = tfx_ctx_alloc_array(ctx, count, sizeof(const tfx_value *));
     for (size_t i = 0; i < count; i++)
-        kept[i] = all[keys[i].index].v;
+        kept[i] = vals[keys[i].index];
     free(keys);
     *m = count;
     return kept;
@@ -1512,6 +1512,7 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
                                  const tfx_value *const *items, size_t n, bool fast)
 {
     set_item *all;
+    const tfx_value **vals;
     const tfx_value **kept;
     const tfx_marks *marks = NULL;
     size_t m = 0;
@@ -1519,18 +1520,21 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
     tfx_textbuf buf;
 
     tfx_ctx_check_items(ctx, n);
-    all = tfx_ctx_alloc_array(ctx, n, sizeof *all);
-    tfx_textbuf_init(&buf, ctx);
+    vals = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_value *));
     for (size_t i = 0; i < n; i++) {
         const tfx_marks *im = NULL;
 
-        all[i].v = tfx_value_unmark_deep(ctx, items[i], &im);     /* [mark.set] */
+        vals[i] = tfx_value_unmark_deep(ctx, items[i], &im);     /* [mark.set] */
         marks = tfx_marks_union(ctx, marks, im);
     }
-    if (fast && (kept = set_of_word_integers(ctx, all, n, &m)) != NULL)
+    if (fast && (kept = set_of_word_integers(ctx, vals, n, &m)) != NULL)
         return new_set(ctx, elem, kept, m, marks);
-    for (size_t i = 0; i < n; i++)
-        all[i].h = item_hash(&buf, all[i].v);
+    all = tfx_ctx_alloc_array(ctx, n, sizeof *all);
+    tfx_textbuf_init(&buf, ctx);
+    for (size_t i = 0; i < n; i++) {
+        all[i].v = vals[i];
+        all[i].h = item_hash(&buf, vals[i]);
+    }
     sort_by_crc(ctx, all, n);
     /* [set.dedup] within a bucket, drop an element equal to an earlier one;
      * a value with an unknown anywhere inside equals nothing, so it is
@@ -1549,15 +1553,15 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
         if (!dup)
             all[m++] = all[i];
     }
-    if (!fast || !sort_known_strings(ctx, all, m)) {
+    /* the elements in set order into vals[0..m) (m <= n) */
+    if (!fast || !sort_known_strings(ctx, all, m, vals)) {
         sorter.ctx = ctx;
         sorter.items = all;
         go_stable_sort(&sorter, m);
+        for (size_t i = 0; i < m; i++)
+            vals[i] = all[i].v;
     }
-    kept = tfx_ctx_alloc_array(ctx, m, sizeof(const tfx_value *));
-    for (size_t i = 0; i < m; i++)
-        kept[i] = all[i].v;
-    return new_set(ctx, elem, kept, m, marks);
+    return new_set(ctx, elem, vals, m, marks);
 }
 
 /* ---- Copy ---- */
