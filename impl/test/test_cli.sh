@@ -278,6 +278,18 @@ for cmd in parse eval refs check console; do
     if "$tfexpr" "$cmd" --help | grep -q -- '--profile P '; then ok; else bad "$cmd --help has no --profile"; fi
 done
 
+# Profile PN's syntax in the dumps: a namespaced call's whole name, source
+# that parses back as PN; P14 has no '::' (spec/grammar.md [gram.pn.call]).
+out=$("$tfexpr" parse --profile PN --format source 'a :: b(1) + provider::terraform::encode_expr(x)')
+if [ "$out" = 'a::b(1) + provider::terraform::encode_expr(x)' ]; then ok; else bad "PN source dump: $out"; fi
+out=$("$tfexpr" parse --profile PN --format json 'core::upper(x)')
+case $out in *'"name":"core::upper"'*) ok ;; *) bad "PN json dump: $out" ;; esac
+expect 0 "$tfexpr" parse --profile PN "$("$tfexpr" parse --profile PN --format source 'a::b(c::d())')"
+expect 1 "$tfexpr" parse 'a::b(1)'
+out=$("$tfexpr" refs --profile PN 'a["$${x}"]')
+case $out in 'a["${x}"]'*) ok ;; *) bad "PN static key: $out" ;; esac
+expect 0 "$tfexpr" eval --profile PN 'provider::terraform::encode_expr([1, "a"])'
+
 # --flavor: Terraform's table by default, OpenTofu's on request
 # (spec/functions-opentofu.md [flavor.option] [flavor.default]).
 expect 0 "$tfexpr" eval --flavor opentofu 'urldecode("a%20b")'

@@ -282,6 +282,30 @@ static void test_profile_pn(void)
         free(p14);
     }
 
+    /* [ast.print] a namespaced call prints as its whole name, which
+     * parses back (as PN) to an equal tree */
+    {
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_diags diags;
+        const char *text = "x :: y(a::b(1), c :: d()...)";
+        tfx_node *a;
+        tfx_node *b = NULL;
+        char *printed = NULL;
+
+        tfx_diags_init(&diags, arena);
+        a = tfx_parse_profile(arena, (const unsigned char *)text, strlen(text), TFX_LEX_EXPRESSION,
+                              0, true, &diags);
+        if (a != NULL && !tfx_diags_has_errors(&diags))
+            printed = tfx_ast_print(a);
+        if (printed != NULL)
+            b = tfx_parse_profile(arena, (const unsigned char *)printed, strlen(printed),
+                                  TFX_LEX_EXPRESSION, 0, true, &diags);
+        CHECK_STR(printed, "x::y(a::b(1), c::d()...)");
+        CHECK(b != NULL && !tfx_diags_has_errors(&diags) && tfx_ast_equal(a, b));
+        free(printed);
+        tfx_arena_free(arena);
+    }
+
     /* the call's ranges: the name from its first part to its last */
     {
         tfx_arena *arena = tfx_arena_new(0);
