@@ -1461,12 +1461,14 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
     lx.n = nbytes - lx.base;
     lx.line = 1;
     lx.colbase = (size_t)1 - lx.base;
-    /* Room for a token per 4 bytes to begin with (real sources have one
-     * per 2 to 6), so that a large source is copied once at most in
-     * most sources as the array doubles: 5 bytes per byte of source, at
-     * most 20 MB before the source shows it needs more.  The room left
+    /* Room for a token per 64 bytes to begin with (real sources have one
+     * per 2 to 6): the array fills after the first few per cent of a
+     * large source, and grow_tokens then makes room for the whole source
+     * at the density seen so far, copying only those few per cent (a
+     * first guess of a token per 4 bytes was copied whole, 5 bytes per
+     * byte of source, by every source denser than that).  The room left
      * over is given back when the tokens are all there. */
-    lx.tokens.cap = lx.n / 4 < ((size_t)1 << 20) ? lx.n / 4 + 16 : (size_t)1 << 20;
+    lx.tokens.cap = lx.n / 64 < ((size_t)1 << 20) ? lx.n / 64 + 64 : (size_t)1 << 20;
     lx.tokens.items = malloc(lx.tokens.cap * sizeof(*lx.tokens.items));
     if (lx.tokens.items == NULL) {
         lx.tokens.cap = 0;
