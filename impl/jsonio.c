@@ -2287,21 +2287,27 @@ static const tfx_value *decode_refinements(decoder *d, const jnode *node, const 
         fail(d, "%s: a number bound and its \"_inclusive\" flag go together", jpath_text(d, path));
         return NULL;
     }
+    /* "-inf" as the lower bound and "inf" as the upper one are cty's own
+     * infinities, which say nothing: the builder keeps no such bound */
     if (lo != NULL) {
         const tfx_value *n = decode_number(d, lo->text, path);
 
         if (n == NULL)
             return NULL;
-        r.lower = n->as.number;
-        r.lower_inclusive = lo_inc->boolean;
+        if (!(tfx_num_is_inf(n->as.number) && tfx_num_sign(n->as.number) < 0)) {
+            r.lower = n->as.number;
+            r.lower_inclusive = lo_inc->boolean;
+        }
     }
     if (hi != NULL) {
         const tfx_value *n = decode_number(d, hi->text, path);
 
         if (n == NULL)
             return NULL;
-        r.upper = n->as.number;
-        r.upper_inclusive = hi_inc->boolean;
+        if (!(tfx_num_is_inf(n->as.number) && tfx_num_sign(n->as.number) > 0)) {
+            r.upper = n->as.number;
+            r.upper_inclusive = hi_inc->boolean;
+        }
     }
     return tfx_value_refine(d->ctx, v, &r);
 }
@@ -2781,8 +2787,25 @@ static void put_number_text(encoder *e, const tfx_num *num)
 
 static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected);
 
+/* Whether an infinite number bound is left out of the encoding: an
+ * exclusive one says nothing, as the reference's reading of cty's
+ * Range() has it. */
+static bool bound_unwritten(const tfx_num *b, bool inclusive)
+{
+    return b == NULL || (!inclusive && tfx_num_is_inf(b));
+}
+
+/* Whether r (NULL: none) has something to write. */
+static bool refinement_written(const tfx_refinement *r)
+{
+    return r != NULL &&
+           (r->not_null || r->prefix.nbytes > 0 || r->len_lower > 0 ||
+            r->len_upper != TFX_REFINE_NO_MAX || !bound_unwritten(r->lower, r->lower_inclusive) ||
+            !bound_unwritten(r->upper, r->upper_inclusive));
+}
+
 /* [refine.json] ,"refinements":{...}: what r says, in the README's
- * member order (an empty one is never kept on a value). */
+ * member order. */
 static void put_refinements(encoder *e, const tfx_refinement *r)
 {
     const char *sep = "";
@@ -2798,7 +2821,9 @@ static void put_refinements(encoder *e, const tfx_refinement *r)
         put_json_string(&e->b, r->prefix.s, r->prefix.nbytes);
         sep = ",";
     }
-    if (r->lower != NULL) {
+    /* an infinite exclusive bound says nothing and is not written, as the
+     * reference's encoding reads cty's Range() */
+    if (!bound_unwritten(r->lower, r->lower_inclusive)) {
         tfx_textbuf_puts(&e->b, sep);
         tfx_textbuf_puts(&e->b, "\"number_lower\":\"");
         put_number_text(e, r->lower);
@@ -2806,7 +2831,7 @@ static void put_refinements(encoder *e, const tfx_refinement *r)
                                                    : "\",\"number_lower_inclusive\":false");
         sep = ",";
     }
-    if (r->upper != NULL) {
+    if (!bound_unwritten(r->upper, r->upper_inclusive)) {
         tfx_textbuf_puts(&e->b, sep);
         tfx_textbuf_puts(&e->b, "\"number_upper\":\"");
         put_number_text(e, r->upper);
@@ -2903,7 +2928,7 @@ static bool encode_node(encoder *e, const tfx_value *v, const tfx_type *expected
     }
     if (v->state == TFX_VAL_UNKNOWN) {
         tfx_textbuf_puts(&e->b, "\"unknown\":true");
-        if (tfx_value_refinement(v) != NULL)
+        if (refinement_written(tfx_value_refinement(v)))
             put_refinements(e, tfx_value_refinement(v));
     } else if (v->state == TFX_VAL_NULL) {
         tfx_textbuf_puts(&e->b, "\"null\":true");

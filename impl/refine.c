@@ -76,8 +76,9 @@ static bool num_equal(tfx_ctx *ctx, const tfx_num *a, const tfx_num *b)
 
 /* [refine.build] a lower bound: kept when it is tighter than the one
  * there (cty: a new inclusive bound must be above an exclusive one, any
- * other new bound at or above the old one); an infinite bound says
- * nothing and is not kept. */
+ * other new bound at or above the old one).  An absent bound (NULL, cty's
+ * own infinity) is never passed here; an infinite number that a value
+ * has is kept, as cty keeps it. */
 static void add_lower(tfx_ctx *ctx, tfx_refinement *r, const tfx_num *min, bool inclusive)
 {
     if (r->lower != NULL) {
@@ -88,8 +89,6 @@ static void add_lower(tfx_ctx *ctx, tfx_refinement *r, const tfx_num *min, bool 
         if (!tighter)
             return;
     }
-    if (tfx_num_is_inf(min) && tfx_num_sign(min) < 0)
-        return;
     r->lower = min;
     r->lower_inclusive = inclusive;
 }
@@ -104,8 +103,6 @@ static void add_upper(tfx_ctx *ctx, tfx_refinement *r, const tfx_num *max, bool 
         if (!tighter)
             return;
     }
-    if (tfx_num_is_inf(max) && tfx_num_sign(max) > 0)
-        return;
     r->upper = max;
     r->upper_inclusive = inclusive;
 }
@@ -178,7 +175,10 @@ const tfx_value *tfx_value_refine(tfx_ctx *ctx, const tfx_value *v, const tfx_re
         if (add->len_upper < r->len_upper)
             r->len_upper = add->len_upper;
     }
-    if (tfx_refinement_empty(r))
+    /* [refine.number.empty] an unknown number that went through the
+     * builder keeps a refinement even when it says nothing: its absent
+     * bounds are then exclusive infinities ([refine.eq]) */
+    if (tfx_refinement_empty(r) && t->kind != TFX_TYPE_NUMBER)
         return v;
     known = collapse(ctx, t, r);
     if (known != NULL)
@@ -672,6 +672,8 @@ const tfx_value *tfx_refine_conditional(tfx_ctx *ctx, const tfx_type *rt, const 
         r.len_lower = alo < blo ? alo : blo;
         r.len_upper = ahi > bhi ? ahi : bhi;
     }
+    if (tfx_refinement_empty(&r))
+        return plain; /* cty refines only a result known not to be null */
     return tfx_value_refine(ctx, plain, &r);
 }
 
@@ -699,5 +701,7 @@ const tfx_value *tfx_refine_convert_unknown(tfx_ctx *ctx, const tfx_value *v,
             r.len_lower = 1; /* set elements may coalesce, never to none */
         r.len_upper = vr->len_upper;
     }
+    if (tfx_refinement_empty(&r))
+        return plain; /* cty refines a number or string only when not null */
     return tfx_value_refine(ctx, plain, &r);
 }
