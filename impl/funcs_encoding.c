@@ -15,6 +15,7 @@
 #include "common.h"
 #include "funcs_internal.h"
 #include "jsonio.h"
+#include "refine.h"
 #include "text.h"
 
 /* Any value, null included; unknown and marked ones are the machinery's
@@ -350,6 +351,8 @@ static const tfx_type *jsondecode_type(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(fn);
     TFX_UNUSED(nargs);
     str = tfx_value_unmark(ctx, str, &marks);
+    if (ctx->pn && tfx_value_is_unknown(str))
+        return tfx_refine_jsondecode_type(ctx, str, err); /* [refine.fn.jsondecode] */
     if (!tfx_value_is_known(str))
         return &tfx_type_dynamic;
     v = tfx_json_decode_plain(ctx, str->as.string.s, str->as.string.nbytes, &error);

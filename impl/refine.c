@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "common.h"
 #include "funcs_internal.h"
 #include "text.h"
@@ -613,6 +615,73 @@ const tfx_value *tfx_refine_length(tfx_ctx *ctx, const tfx_value *v)
         tfx_fn_nomem(ctx);
     r.lower_inclusive = r.upper_inclusive = true;
     return tfx_value_refine(ctx, tfx_value_unknown(ctx, &tfx_type_number), &r);
+}
+
+/* ---- jsondecode [refine.fn.jsondecode] ---- */
+
+/* Go's unicode.IsSpace. */
+static bool go_space(int32_t c)
+{
+    return (c >= 0x09 && c <= 0x0D) || c == ' ' || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
+}
+
+/* c quoted as Go's %q quotes a rune: 'x', '\n', '\x01', '\''. */
+static const char *quote_rune(tfx_ctx *ctx, int32_t c)
+{
+    static const char escapes[] = "abtnvfr"; /* \a to \r, in order */
+
+    if (c >= 0x07 && c <= 0x0D)
+        return tfx_ctx_printf(ctx, "'\\%c'", escapes[c - 0x07]);
+    if (c == '\'' || c == '\\')
+        return tfx_ctx_printf(ctx, "'\\%c'", (char)c);
+    if (c < 0x20 || c == 0x7F)
+        return tfx_ctx_printf(ctx, "'\\x%02x'", (unsigned)c);
+    if (c < 0x80)
+        return tfx_ctx_printf(ctx, "'%c'", (char)c);
+    {
+        unsigned char u[4];
+        int n = (int)utf8proc_encode_char(c, u);
+
+        return tfx_ctx_printf(ctx, "'%.*s'", n, (const char *)u);
+    }
+}
+
+const tfx_type *tfx_refine_jsondecode_type(tfx_ctx *ctx, const tfx_value *str,
+                                           tfx_func_error *err)
+{
+    const tfx_refinement *r = tfx_value_refinement(str);
+    const unsigned char *p;
+    size_t n;
+    int32_t c = -1;
+
+    if (r == NULL)
+        return &tfx_type_dynamic;
+    p = (const unsigned char *)r->prefix.s;
+    n = r->prefix.nbytes;
+    while (n > 0) {
+        size_t len = tfx_text_decode(p, n, &c);
+
+        if (len == 0 || !go_space(c))
+            break;
+        p += len;
+        n -= len;
+        c = -1;
+    }
+    if (n == 0 || c < 0)
+        return &tfx_type_dynamic;
+    if (c == '{' || c == '[' || c == 'n')
+        return &tfx_type_dynamic;
+    if (c == '"')
+        return &tfx_type_str;
+    if (c == 't' || c == 'f')
+        return &tfx_type_bool;
+    if (c == '-' || c == '.' || (c >= '0' && c <= '9'))
+        return &tfx_type_number;
+    return tfx_fn_arg_error(err, 0,
+                            tfx_ctx_printf(ctx, "a JSON document cannot begin with the character %s",
+                                           quote_rune(ctx, c)));
 }
 
 /* ---- Conditionals [refine.cond] ---- */

@@ -94,6 +94,12 @@ const tfx_value *tfx_refine_conditional(tfx_ctx *ctx, const tfx_type *rt, const 
 const tfx_value *tfx_refine_convert_unknown(tfx_ctx *ctx, const tfx_value *v,
                                             const tfx_value *plain);
 
+/* [refine.fn.jsondecode] The type of jsondecode of the unknown string
+ * str (unmarked): decided by the first character of its known prefix
+ * after white space; NULL with *err set when no JSON text starts so. */
+const tfx_type *tfx_refine_jsondecode_type(tfx_ctx *ctx, const tfx_value *str,
+                                           tfx_func_error *err);
+
 /* [refine.length] cty's Value.Length of an unknown collection v
  * (unmarked): an unknown number, not null, within v's length bounds. */
 const tfx_value *tfx_refine_length(tfx_ctx *ctx, const tfx_value *v);

@@ -429,6 +429,24 @@ static void test_calls(tfx_ctx *ctx, void *arg)
                   "{\"type\":[\"list\",[\"tuple\",[\"string\",\"number\"]]],\"unknown\":true,"
                   "\"refinements\":{\"not_null\":true,\"length_lower\":1,\"length_upper\":10}}");
     }
+    /* [refine.fn.jsondecode] (ref) */
+    {
+        tfx_func_error err = {-1, NULL};
+
+        tfx_refinement_init(&r);
+        r.prefix.s = " \"a";
+        r.prefix.nbytes = 3;
+        CHECK(tfx_refine_jsondecode_type(C, tfx_value_refine(C, UNK(TSTR), &r), &err) == TSTR);
+        r.prefix.s = "t";
+        r.prefix.nbytes = 1;
+        CHECK(tfx_refine_jsondecode_type(C, tfx_value_refine(C, UNK(TSTR), &r), &err) == TBOOL);
+        r.prefix.s = "[";
+        CHECK(tfx_refine_jsondecode_type(C, tfx_value_refine(C, UNK(TSTR), &r), &err) == TDYN);
+        r.prefix.s = "'";
+        CHECK(tfx_refine_jsondecode_type(C, tfx_value_refine(C, UNK(TSTR), &r), &err) == NULL);
+        CHECK_STR(err.message, "a JSON document cannot begin with the character '\\''");
+        CHECK(tfx_refine_jsondecode_type(C, UNK(TSTR), &err) == TDYN);
+    }
     /* [refine.cmp] (ref: n < 1 with n <= 0 is true) */
     {
         const tfx_value *args[2] = {SENS(unk_num(INT64_MIN, false, 0, true, false)), I(1)};
