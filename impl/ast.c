@@ -687,6 +687,78 @@ static bool print_parts(tfx_buf *b, const tfx_node *const *parts, size_t n, bool
     return strip_open;
 }
 
+/* Whether a template's parts are the lines of a heredoc: two or more
+ * literals, each one line ending with its only newline, valid UTF-8
+ * without CR or a "${" / "%{".  Only a heredoc splits literal text that
+ * way, and the split is part of the tree where it decides that an index
+ * key is not static in P14 ([gram.traversal.index], [gram.pn.static-key]:
+ * a quoted string of the same text would be one literal), so such a template prints as a
+ * heredoc again. */
+static bool heredoc_lines(const tfx_node *const *parts, size_t n)
+{
+    size_t i, j;
+
+    if (n < 2)
+        return false;
+    for (i = 0; i < n; i++) {
+        const char *s;
+        size_t len;
+
+        if (!is_text(parts[i]))
+            return false;
+        s = parts[i]->as.literal.text;
+        len = parts[i]->as.literal.ntext;
+        if (len == 0 || s[len - 1] != '\n')
+            return false;
+        for (j = 0; j + 1 < len; j++) {
+            int32_t cp;
+
+            if (s[j] == '\n' || s[j] == '\r' || s[j] == '\0'
+                || ((s[j] == '$' || s[j] == '%') && s[j + 1] == '{'))
+                return false;
+            if ((unsigned char)s[j] >= 0x80) {
+                j += tfx_text_decode((const unsigned char *)s + j, len - 1 - j, &cp) - 1;
+                if (cp < 0)
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Prints heredoc_lines' parts as a heredoc whose marker (EOT, EOTX, ...)
+ * is no line's text. */
+static void print_heredoc(tfx_buf *b, const tfx_node *const *parts, size_t n)
+{
+    char marker[16] = "EOT";
+    size_t nmarker = 3;
+    size_t i;
+
+    for (i = 0; i < n && nmarker + 1 < sizeof(marker); i++) {
+        const char *s = parts[i]->as.literal.text;
+        size_t len = parts[i]->as.literal.ntext - 1;
+
+        while (len > 0 && (*s == ' ' || *s == '\t')) {
+            s++;
+            len--;
+        }
+        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+            len--;
+        if (len == nmarker && memcmp(s, marker, len) == 0) {
+            marker[nmarker++] = 'X';
+            marker[nmarker] = '\0';
+            i = (size_t)-1;   /* check every line against the new marker */
+        }
+    }
+    tfx_buf_puts(b, "<<");
+    tfx_buf_puts(b, marker);
+    tfx_buf_putc(b, '\n');
+    for (i = 0; i < n; i++)
+        tfx_buf_put(b, parts[i]->as.literal.text, parts[i]->as.literal.ntext);
+    tfx_buf_puts(b, marker);
+    tfx_buf_putc(b, '\n');
+}
+
 static void print_node(tfx_buf *b, const tfx_node *n)
 {
     size_t i;
@@ -696,6 +768,10 @@ static void print_node(tfx_buf *b, const tfx_node *n)
         print_literal(b, &n->as.literal);
         break;
     case TFX_NODE_TEMPLATE:
+        if (heredoc_lines((const tfx_node *const *)n->as.template.parts, n->as.template.nparts)) {
+            print_heredoc(b, (const tfx_node *const *)n->as.template.parts, n->as.template.nparts);
+            break;
+        }
         tfx_buf_putc(b, '"');
         print_parts(b, (const tfx_node *const *)n->as.template.parts, n->as.template.nparts, false);
         tfx_buf_putc(b, '"');
