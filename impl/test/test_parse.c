@@ -592,17 +592,18 @@ static void test_settle_fast_path(void)
     char body[4096];
     char text[4200];
     int i;
+    size_t j;
     int differ = 0;
 
     /* all parts settled but one interpolation: still a template, not
      * that interpolation's own value */
-    for (i = 0; i < 33; i++)
-        memcpy(text + 4 * i, "${x}", 4);
-    text[4 * 33] = '\0';
-    compare_paths("settle", text, 4 * 33, TFX_LEX_TEMPLATE, &differ);
+    for (j = 0; j < 33; j++)
+        memcpy(text + 4 * j, "${x}", 4);
+    text[(size_t)4 * 33] = '\0';
+    compare_paths("settle", text, (size_t)4 * 33, TFX_LEX_TEMPLATE, &differ);
     for (i = 0; i < 3000; i++) {
         size_t n = 0;
-        size_t open[16];
+        size_t open[16] = {0};
         size_t nopen = 0;
 
         while (n + 300 < sizeof(body)) {
