@@ -1152,7 +1152,9 @@ static void settle_parts(parser *p, early *e, vec *parts)
     take = parts->n - keep;
     if (e->cap - e->n < take) {
         size_t cap = e->cap * 2 > e->n + take ? e->cap * 2 : e->n + take;
-        tfx_node **nodes = cap <= SIZE_MAX / sizeof(*nodes) ? realloc(e->nodes, cap * sizeof(*nodes)) : NULL;
+        tfx_node **nodes = cap <= SIZE_MAX / sizeof(tfx_node *)
+                               ? realloc(e->nodes, cap * sizeof(tfx_node *))
+                               : NULL;
 
         if (nodes == NULL) {
             p->oom = true;
