@@ -125,9 +125,12 @@ static const regex_table *find_table(const regex_table *t, size_t count, const c
     size_t lo = 0, hi = count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strncmp(t[mid].name, name, nbytes);
-        if (c == 0 && t[mid].name[nbytes] != '\0')
-            c = 1;
+        /* by length and bytes, as strcmp orders the table: the name may
+         * hold a NUL, where strncmp would stop and the table's name end */
+        size_t tlen = strlen(t[mid].name);
+        int c = memcmp(t[mid].name, name, tlen < nbytes ? tlen : nbytes);
+        if (c == 0)
+            c = tlen < nbytes ? -1 : tlen > nbytes ? 1 : 0;
         if (c < 0)
             lo = mid + 1;
         else if (c > 0)

@@ -145,6 +145,13 @@ static void test_errors(tfx_ctx *ctx, void *arg)
     CHECK_STR(err.code, "missing closing ]");
     CHECK(err.expr_nbytes == 2 && memcmp(err.expr, "[\0", 2) == 0);
     CHECK_STR(compile("\\p{Cn}"), "error parsing regexp: invalid character class range: `\\p{Cn}`");
+    /* A class name holding a NUL after a table's name (\p{L\0...}): the
+     * table search compares lengths, it does not stop at the NUL (an
+     * ASan global-buffer-overflow that fuzz_eval_fast found). */
+    CHECK(tfx_regex_compile(C, "\\p{L\0\0\006\035l}", 12, &err) == NULL);
+    CHECK_STR(err.code, "invalid character class range");
+    CHECK(tfx_regex_compile(C, "\\p{Greek\0}", 10, &err) == NULL);
+    CHECK_STR(err.code, "invalid character class range");
     /* tfx_regex_syntax (the type functions') agrees with compiling. */
     static const char *const some[] = {"(a", "a{1001}", "(?P<x>a)(b)", "\\pL{1000}", "[z-a]", "x"};
     for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
