@@ -726,30 +726,43 @@ static bool heredoc_lines(const tfx_node *const *parts, size_t n)
     return true;
 }
 
-/* Prints heredoc_lines' parts as a heredoc whose marker (EOT, EOTX, ...)
- * is no line's text. */
-static void print_heredoc(tfx_buf *b, const tfx_node *const *parts, size_t n)
+/* A heredoc marker (EOT, EOTX, EOTXX, ...) that no line holds anywhere,
+ * so that no line can close the heredoc whatever the lexer trims around a
+ * marker; false if even the longest that marker[cap] holds is taken. */
+static bool heredoc_marker(const tfx_node *const *parts, size_t n, char *marker, size_t cap)
 {
-    char marker[16] = "EOT";
-    size_t nmarker = 3;
+    size_t len = 3;
     size_t i;
 
-    for (i = 0; i < n && nmarker + 1 < sizeof(marker); i++) {
+    memcpy(marker, "EOT", 4);
+    for (i = 0; i < n; i++) {
         const char *s = parts[i]->as.literal.text;
-        size_t len = parts[i]->as.literal.ntext - 1;
+        size_t ns = parts[i]->as.literal.ntext;
+        size_t j;
 
-        while (len > 0 && (*s == ' ' || *s == '\t')) {
-            s++;
-            len--;
-        }
-        while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-            len--;
-        if (len == nmarker && memcmp(s, marker, len) == 0) {
-            marker[nmarker++] = 'X';
-            marker[nmarker] = '\0';
-            i = (size_t)-1;   /* check every line against the new marker */
+        for (j = 0; j + len <= ns; j++) {
+            if (memcmp(s + j, marker, len) == 0) {
+                if (len + 2 > cap)
+                    return false;
+                marker[len++] = 'X';
+                marker[len] = '\0';
+                i = (size_t)-1;   /* check every line against the new marker */
+                break;
+            }
         }
     }
+    return true;
+}
+
+/* Prints heredoc_lines' parts as a heredoc; false (nothing printed) when
+ * no marker fits. */
+static bool print_heredoc(tfx_buf *b, const tfx_node *const *parts, size_t n)
+{
+    char marker[16];
+    size_t i;
+
+    if (!heredoc_marker(parts, n, marker, sizeof(marker)))
+        return false;
     tfx_buf_puts(b, "<<");
     tfx_buf_puts(b, marker);
     tfx_buf_putc(b, '\n');
@@ -757,6 +770,7 @@ static void print_heredoc(tfx_buf *b, const tfx_node *const *parts, size_t n)
         tfx_buf_put(b, parts[i]->as.literal.text, parts[i]->as.literal.ntext);
     tfx_buf_puts(b, marker);
     tfx_buf_putc(b, '\n');
+    return true;
 }
 
 static void print_node(tfx_buf *b, const tfx_node *n)
@@ -768,10 +782,10 @@ static void print_node(tfx_buf *b, const tfx_node *n)
         print_literal(b, &n->as.literal);
         break;
     case TFX_NODE_TEMPLATE:
-        if (heredoc_lines((const tfx_node *const *)n->as.template.parts, n->as.template.nparts)) {
-            print_heredoc(b, (const tfx_node *const *)n->as.template.parts, n->as.template.nparts);
+        if (heredoc_lines((const tfx_node *const *)n->as.template.parts, n->as.template.nparts)
+            && print_heredoc(b, (const tfx_node *const *)n->as.template.parts,
+                             n->as.template.nparts))
             break;
-        }
         tfx_buf_putc(b, '"');
         print_parts(b, (const tfx_node *const *)n->as.template.parts, n->as.template.nparts, false);
         tfx_buf_putc(b, '"');
