@@ -1123,17 +1123,24 @@ static char *render_one(json_t *node, json_t *type)
     return cut;
 }
 
-static void value_differs(comparer *c, json_t *e, json_t *et, json_t *g,
-                          json_t *gt)
+/* A failure at `level`, with both values rendered ("what at PATH:
+ * expected ..., got ..."). */
+static void level_differs(comparer *c, rn_level level, const char *what, json_t *e, json_t *et,
+                          json_t *g, json_t *gt)
 {
     char *es = render_one(e, et);
     char *gs = render_one(g, gt);
 
-    rn_result_set(c->r, RN_LV_VALUE, RN_ST_FAIL);
-    rn_strlist_addf(&c->r->diffs, "value at %s: expected %s, got %s",
-                    cmp_where(c), es, gs);
+    rn_result_set(c->r, level, RN_ST_FAIL);
+    rn_strlist_addf(&c->r->diffs, "%s at %s: expected %s, got %s", what, cmp_where(c), es, gs);
     free(es);
     free(gs);
+}
+
+static void value_differs(comparer *c, json_t *e, json_t *et, json_t *g,
+                          json_t *gt)
+{
+    level_differs(c, RN_LV_VALUE, "value", e, et, g, gt);
 }
 
 static bool has_non_ascii(json_t *s)
@@ -1254,16 +1261,8 @@ static void compare_node(comparer *c, json_t *e, json_t *et, json_t *g,
         return;
     }
     if (state_of(e) == NS_UNKNOWN && c->refinements &&
-        !refinements_equal(json_object_get(e, "refinements"), json_object_get(g, "refinements"))) {
-        char *es = render_one(e, et);
-        char *gs = render_one(g, gt);
-
-        rn_result_set(c->r, RN_LV_REFINEMENTS, RN_ST_FAIL);
-        rn_strlist_addf(&c->r->diffs, "refinements at %s: expected %s, got %s",
-                        cmp_where(c), es, gs);
-        free(es);
-        free(gs);
-    }
+        !refinements_equal(json_object_get(e, "refinements"), json_object_get(g, "refinements")))
+        level_differs(c, RN_LV_REFINEMENTS, "refinements", e, et, g, gt);
     if (state_of(e) != NS_KNOWN)
         return;
     if (class_of(kind_of(et)) != class_of(kind_of(gt))) {
