@@ -289,6 +289,10 @@ tfx_tri tfx_refine_equals(tfx_ctx *ctx, const tfx_value *a, const tfx_value *b)
         return TFX_TRI_UNKNOWN;
     unk = a->state == TFX_VAL_UNKNOWN ? a : b;
     known = unk == a ? b : a;
+    /* [refine.eq.type.pn] a known value whose type cannot become the
+     * unknown's (dynamic inside the unknown's type matches anything) */
+    if (known->state == TFX_VAL_KNOWN && tfx_fn_conformance(ctx, known->type, unk->type) != NULL)
+        return TFX_TRI_FALSE;
     r = tfx_value_refinement(unk);
     if (r == NULL || known->state != TFX_VAL_KNOWN || !tfx_type_equal(known->type, unk->type))
         return TFX_TRI_UNKNOWN;

@@ -257,9 +257,17 @@ static void test_equals(tfx_ctx *ctx, void *arg)
     CHECK(tfx_value_equals(C, l, LIST(TNUM, 4, I(1), I(2), I(3), I(4))) == TFX_TRI_FALSE);
     /* nested: inside a tuple */
     CHECK(tfx_value_equals(C, TUP(2, I(1), s), TUP(2, I(1), S("x"))) == TFX_TRI_FALSE);
+    /* [refine.eq.type.pn] a known value whose type cannot conform to the
+     * unknown's, where the unknown's type holds dynamic */
+    CHECK(tfx_value_equals(C, UNK(LISTT(TDYN)), TUP(0)) == TFX_TRI_FALSE);
+    CHECK(tfx_value_equals(C, TUP(1, I(1)), UNK(LISTT(LISTT(TDYN)))) == TFX_TRI_FALSE);
+    CHECK(tfx_value_equals(C, UNK(LISTT(TDYN)), LIST(TNUM, 1, I(1))) == TFX_TRI_UNKNOWN);
+    CHECK(tfx_value_equals(C, UNK(TDYN), TUP(0)) == TFX_TRI_UNKNOWN);
+    CHECK(tfx_value_equals(C, UNK(LISTT(TDYN)), NUL(TNUM)) == TFX_TRI_UNKNOWN);
     /* P14 knows nothing of it */
     C->pn = false;
     CHECK(tfx_value_equals(C, s, S("a")) == TFX_TRI_UNKNOWN);
+    CHECK(tfx_value_equals(C, UNK(LISTT(TDYN)), TUP(0)) == TFX_TRI_UNKNOWN);
 }
 
 /* Whether the integer k is in the range of the unknown number u. */
