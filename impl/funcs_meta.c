@@ -472,6 +472,7 @@ typedef struct {
 typedef struct {
     bool json;               /* in: which form */
     bool opentofu;           /* in: OpenTofu's table [flavor.table] */
+    bool pn;                 /* in: profile PN's table [call.pn.core] */
     function_row *rows;
     size_t n;
     const char *text;        /* out: the text form, in the arena */
@@ -481,6 +482,11 @@ typedef struct {
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int compare_rows(const void *a, const void *b)
+{
+    return strcmp(((const function_row *)a)->name, ((const function_row *)b)->name);
 }
 
 static const fixed_signature *fixed_signature_of(const char *name)
@@ -576,12 +582,17 @@ static bool make_row(tfx_ctx *ctx, const char *name, function_row *row, table_jo
 static const char *table_text(tfx_ctx *ctx, const table_job *job);
 
 /* Makes the rows of every registered function that the table shows,
- * sorted by name. */
+ * sorted by name.  In profile PN each function is listed a second time
+ * as core::NAME, with the same signature, as `terraform metadata
+ * functions -json` lists the core:: aliases of its table [call.pn.core];
+ * like Terraform's command, it lists no provider function (the
+ * provider::terraform:: functions belong to a provider's schema). */
 static void make_rows(tfx_ctx *ctx, void *arg)
 {
     table_job *job = arg;
     const char **names;
     size_t count = 0, n = 0, i;
+    size_t rows;
 
     const char *(*name_at)(size_t) =
         job->opentofu ? tfx_func_builtin_opentofu_name : tfx_func_builtin_name;
@@ -596,11 +607,19 @@ static void make_rows(tfx_ctx *ctx, void *arg)
             names[n++] = name;
     }
     qsort((void *)names, n, sizeof(*names), compare_names);
-    job->rows = tfx_ctx_alloc_array(ctx, n > 0 ? n : 1, sizeof(function_row));
+    rows = job->pn ? 2 * n : n;
+    job->rows = tfx_ctx_alloc_array(ctx, rows > 0 ? rows : 1, sizeof(function_row));
     for (i = 0; i < n; i++)
         if (!make_row(ctx, names[i], &job->rows[i], job))
             return;
-    job->n = n;
+    if (job->pn) {
+        for (i = 0; i < n; i++) {
+            job->rows[n + i] = job->rows[i];
+            job->rows[n + i].name = tfx_ctx_printf(ctx, "core::%s", names[i]);
+        }
+        qsort((void *)job->rows, rows, sizeof(function_row), compare_rows);
+    }
+    job->n = rows;
     if (!job->json)
         job->text = table_text(ctx, job);
 }
@@ -732,6 +751,11 @@ char *tfx_fn_table(int json, char **error)
 
 char *tfx_fn_table_flavor(int json, int opentofu, char **error)
 {
+    return tfx_fn_table_profile(json, opentofu, 0, error);
+}
+
+char *tfx_fn_table_profile(int json, int opentofu, int pn, char **error)
+{
     tfx_ctx ctx;
     table_job job;
     char *out = NULL;
@@ -742,6 +766,7 @@ char *tfx_fn_table_flavor(int json, int opentofu, char **error)
     memset(&job, 0, sizeof(job));
     job.json = json != 0;
     job.opentofu = opentofu != 0;
+    job.pn = pn != 0;
     if (tfx_ctx_try(&ctx, make_rows, &job) && job.error == NULL)
         out = json ? table_json(&job) : copy_out(job.text);
     else if (job.error != NULL)

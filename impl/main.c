@@ -230,6 +230,7 @@ static const char usage_check[] =
 
 static const char usage_functions[] =
     "usage: tfexpr functions [--format text|json] [--flavor terraform|opentofu]\n"
+    "                        [--profile P14|PN]\n"
     "\n"
     "Lists the built-in functions, sorted by name:\n"
     "  text       one line per function (the default): its name, its parameters\n"
@@ -243,6 +244,9 @@ static const char usage_functions[] =
     "             syntax (conformance/schema/functions.schema.json)\n"
     "  --flavor F the table of flavor F: terraform (the default) or opentofu\n"
     "             (Terraform's plus base64gunzip, cidrcontains and urldecode)\n"
+    "  --profile P the table of profile P: P14 (the default) or PN, which also\n"
+    "             lists every function as core::NAME, as Terraform 1.8 and later\n"
+    "             do (provider::terraform:: functions are a provider's, not listed)\n"
     "The result type is the one for arguments of unknown value.  As in\n"
     "Terraform's table, list and map (removed: every call is an error) and type\n"
     "(console only; tfexpr eval has it) are left out.\n"
@@ -923,6 +927,7 @@ static int cmd_console(int argc, char **argv)
 static int cmd_functions(int argc, char **argv)
 {
     int json = 0, opentofu = 0;
+    tfx_profile profile = TFX_PROFILE_P14;
     char *error = NULL;
     char *table;
     int a;
@@ -940,13 +945,17 @@ static int cmd_functions(int argc, char **argv)
                    && (strcmp(argv[a + 1], "terraform") == 0
                        || strcmp(argv[a + 1], "opentofu") == 0)) {
             opentofu = strcmp(argv[++a], "opentofu") == 0;
+        } else if (strcmp(argv[a], "--profile") == 0 && a + 1 < argc
+                   && (strcmp(argv[a + 1], "P14") == 0 || strcmp(argv[a + 1], "PN") == 0)) {
+            /* [profile.option] [call.pn.core] */
+            profile = strcmp(argv[++a], "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;
         } else {
             cli_msg("tfexpr functions: unexpected argument '%s'\n%s", argv[a],
                     usage_functions);
             return EXIT_USAGE;
         }
     }
-    table = tfx_fn_table_flavor(json, opentofu, &error);
+    table = tfx_fn_table_profile(json, opentofu, profile == TFX_PROFILE_PN, &error);
     if (table == NULL) {
         cli_msg("tfexpr functions: %s\n", error != NULL ? error : "out of memory");
         free(error);

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MPL-2.0
-"""check_functions_json.py TFEXPR — checks `tfexpr functions --json`
+"""check_functions_json.py TFEXPR [ARG...] — checks `tfexpr functions --json`
 against conformance/schema/functions.schema.json and what a schema cannot
 say: the output is one line of JSON, the same at every run; function names
 are sorted by bytes and the members of every object come in Terraform's
@@ -8,8 +8,12 @@ order (encoding/json writes struct fields in declaration order: format_version,
 function_signatures; description, return_type, parameters,
 variadic_parameter; name, description, is_nullable, type); it lists the
 same functions, with the same signatures, as the text form
-(`tfexpr functions`).  Prints "check_functions_json: N functions" and exits
-0, or prints each fault and exits 1.  Needs python3-jsonschema.
+(`tfexpr functions`).  The ARGs go to both commands; with `--profile PN`
+every function is listed twice, as NAME and as core::NAME with the same
+signature (as `terraform metadata functions -json` lists them), and no
+other namespaced name; otherwise no name has a namespace.  Prints
+"check_functions_json: N functions" and exits 0, or prints each fault and
+exits 1.  Needs python3-jsonschema.
 """
 import json
 import os
@@ -40,13 +44,15 @@ def in_order(keys, order):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: check_functions_json.py TFEXPR")
+    if len(sys.argv) < 2:
+        sys.exit("usage: check_functions_json.py TFEXPR [ARG...]")
     tfexpr = sys.argv[1]
+    extra = sys.argv[2:]
+    pn = "--profile" in extra and extra[extra.index("--profile") + 1:][:1] == ["PN"]
     faults = []
-    first = subprocess.run([tfexpr, "functions", "--json"], capture_output=True, check=False)
-    again = subprocess.run([tfexpr, "functions", "--json"], capture_output=True, check=False)
-    text = subprocess.run([tfexpr, "functions"], capture_output=True, check=False)
+    first = subprocess.run([tfexpr, "functions", "--json"] + extra, capture_output=True, check=False)
+    again = subprocess.run([tfexpr, "functions", "--json"] + extra, capture_output=True, check=False)
+    text = subprocess.run([tfexpr, "functions"] + extra, capture_output=True, check=False)
     for r, what in ((first, "functions --json"), (text, "functions")):
         if r.returncode != 0 or r.stderr:
             faults.append("%s: exit %d, stderr %r" % (what, r.returncode, r.stderr[:200]))
@@ -86,8 +92,18 @@ def main():
     if names != sorted(names, key=lambda n: n.encode("utf-8")):
         faults.append("function names are not sorted")
     for omitted in ("list", "map", "type"):
-        if omitted in sigs:
-            faults.append("%s is listed; Terraform's table leaves it out" % omitted)
+        for name in (omitted, "core::" + omitted):
+            if name in sigs:
+                faults.append("%s is listed; Terraform's table leaves it out" % name)
+    plain = [n for n in names if "::" not in n]
+    if pn:
+        if sorted(names) != sorted(plain + ["core::" + n for n in plain]):
+            faults.append("profile PN: the names are not each function as NAME and core::NAME")
+        for n in plain:
+            if sigs.get("core::" + n) != sigs[n]:
+                faults.append("profile PN: core::%s's signature is not %s's" % (n, n))
+    elif plain != names:
+        faults.append("namespaced names listed outside profile PN")
     for must in ("abs", "substr", "lookup", "format", "max", "tolist"):
         if must not in sigs:
             faults.append("%s is missing" % must)

@@ -238,6 +238,20 @@ case "$out" in
     *) bad "functions --json: lookup's signature" ;;
 esac
 if "$py" "$here/check_functions_json.py" "$tfexpr" >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
+# Profile PN's table lists every function also as core::NAME, as
+# `terraform metadata functions -json` does, and no provider function
+# ([call.pn.core]); P14's has no namespaced name.
+if "$py" "$here/check_functions_json.py" "$tfexpr" --profile PN >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
+if "$py" "$here/check_functions_json.py" "$tfexpr" --profile PN --flavor opentofu >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
+expect 0 "$tfexpr" functions --profile P14
+expect 2 "$tfexpr" functions --profile P15
+expect 2 "$tfexpr" functions --profile
+if "$tfexpr" functions --help | grep -q -- '--profile P'; then ok; else bad "functions --help has no --profile"; fi
+out=$("$tfexpr" functions --profile PN)
+if printf '%s\n' "$out" | grep -qx 'core::substr(str string, offset number, length number) string'; then ok; else bad "functions --profile PN: core::substr line"; fi
+if printf '%s\n' "$out" | grep -q '^provider::\|^core::list(\|^core::map(\|^core::type('; then bad "functions --profile PN lists a provider function or core::list, map, type"; else ok; fi
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( 2 * $("$tfexpr" functions --profile P14 | wc -l) ))" ]; then ok; else bad "functions --profile PN: not each function twice"; fi
+if [ "$("$tfexpr" functions)" = "$("$tfexpr" functions --profile P14)" ]; then ok; else bad "functions: the default table is not P14's"; fi
 
 # eval: the console-only type() [fn.type.console] and the functions of
 # expressions (spec/functions-closures.md).

@@ -396,11 +396,52 @@ static void test_text_table(tfx_ctx *ctx)
     json_decref(root);
 }
 
+/* [call.pn.core] Profile PN's table: P14's, and every function again as
+ * core::NAME with the same signature; P14's is the flavor's table. */
+static void test_pn_table(void)
+{
+    char *error = unset;
+    char *p14 = tfx_fn_table_profile(1, 0, 0, &error);
+    char *flavor = tfx_fn_table_flavor(1, 0, &error);
+    char *pn = tfx_fn_table_profile(1, 0, 1, &error);
+    json_t *a = p14 != NULL ? json_loads(p14, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    json_t *b = pn != NULL ? json_loads(pn, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    json_t *sa = json_object_get(a, "function_signatures");
+    json_t *sb = json_object_get(b, "function_signatures");
+    const char *name, *prev = "";
+    json_t *sig;
+
+    CHECK(p14 != NULL && flavor != NULL && pn != NULL && error == NULL);
+    CHECK(p14 != NULL && flavor != NULL && strcmp(p14, flavor) == 0);
+    CHECK(json_is_object(sa) && json_is_object(sb));
+    CHECK(json_object_size(sb) == 2 * json_object_size(sa));
+    json_object_foreach(sa, name, sig) {
+        char core[64];
+
+        snprintf(core, sizeof(core), "core::%s", name);
+        CHECK(json_equal(sig, json_object_get(sb, name)));
+        CHECK(json_equal(sig, json_object_get(sb, core)));
+    }
+    json_object_foreach(sb, name, sig) {
+        CHECK(strcmp(prev, name) < 0);
+        prev = name;
+        CHECK(strncmp(name, "provider::", 10) != 0);
+    }
+    CHECK(json_object_get(sb, "core::list") == NULL && json_object_get(sb, "core::map") == NULL
+          && json_object_get(sb, "core::type") == NULL);
+    json_decref(a);
+    json_decref(b);
+    free(p14);
+    free(flavor);
+    free(pn);
+}
+
 static void run(tfx_ctx *ctx, void *arg)
 {
     (void)arg;
     test_json_table(ctx);
     test_text_table(ctx);
+    test_pn_table();
 }
 
 int main(void)
