@@ -431,6 +431,58 @@ const tfx_value *tfx_ev_group_general(tfx_ctx *ctx, const tfx_str *names,
     return tfx_value_object(ctx, gnames, gvals, ngroups);
 }
 
+/* Groups of more values than this get a tuple type of their own
+ * (group_tuple). */
+#define UNIFORM_TUPLE_MAX 1024
+
+/* [for.group] [value.tuple] The tuple types of a grouping whose values
+ * all have one type (by address, as those of a decoded variable's
+ * attribute have): the tuple type of k of them is made once, for every
+ * group of k values (k <= max), rather than once per group. */
+typedef struct {
+    const tfx_type *const *rep;   /* max copies of the values' one type;
+                                     NULL when their types differ */
+    const tfx_type **types;       /* types[k]: made when first needed */
+    size_t max;
+} uniform_tuples;
+
+static void uniform_tuples_init(tfx_ctx *ctx, uniform_tuples *u, const tfx_value *const *vals,
+                                size_t count, size_t largest)
+{
+    const tfx_type **rep;
+
+    u->rep = NULL;
+    u->types = NULL;
+    u->max = largest < UNIFORM_TUPLE_MAX ? largest : UNIFORM_TUPLE_MAX;
+    for (size_t i = 1; i < count; i++)
+        if (vals[i]->type != vals[0]->type)
+            return;
+    if (count == 0)
+        return;
+    rep = tfx_ctx_alloc_array(ctx, u->max + 1, sizeof(const tfx_type *));
+    for (size_t k = 0; k < u->max; k++)
+        rep[k] = vals[0]->type;
+    u->rep = rep;
+    u->types = tfx_ctx_alloc_array(ctx, u->max + 1, sizeof(const tfx_type *));
+}
+
+/* [for.group] [value.tuple] Fast path of tfx_value_tuple(ctx, items, k)
+ * for a group's values items[0..k), which the grouping leaves alone and
+ * keeps as long as its result: when every value has the one type of
+ * uniform_tuples, the tuple type of k elements of that type made once,
+ * and items itself as the elements (tfx_value_tuple_of_type).  The
+ * general constructor would make a tuple type of the same k element
+ * types and copy the same item pointers, so the value is the same. */
+static const tfx_value *group_tuple(tfx_ctx *ctx, uniform_tuples *u,
+                                    const tfx_value *const *items, size_t k)
+{
+    if (u->rep == NULL || k > u->max)
+        return tfx_value_tuple(ctx, items, k);
+    if (u->types[k] == NULL)
+        u->types[k] = tfx_type_tuple(ctx, u->rep, k);
+    return tfx_value_tuple_of_type(ctx, u->types[k], items, k);
+}
+
 /* [for.group] (semantics F10) The fast path of tfx_ev_group_general: each
  * key gets a group number in order of first appearance (a hash table of
  * the distinct keys, key_set's), the values are laid out group by group
@@ -438,7 +490,9 @@ const tfx_value *tfx_ev_group_general(tfx_ctx *ctx, const tfx_str *names,
  * path's stable sort puts the values of one key next to each other in
  * iteration order, and its groups in key order: the same tuples under
  * the same keys, with n + g log g work for g distinct keys instead of
- * n log n.  test_eval compares both on random keys. */
+ * n log n.  The keys come out sorted and distinct, which is what
+ * tfx_value_object_sorted needs; each group's tuple is group_tuple's.
+ * test_eval compares both on random keys. */
 const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
                               const tfx_value *const *vals, size_t count)
 {
@@ -453,7 +507,9 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     tfx_str *sorted;
     const tfx_value **gvals;
     key_set seen;
+    uniform_tuples u;
     size_t ngroups = 0;
+    size_t largest = 0;
 
     memset(&seen, 0, sizeof(seen));
     seen.keys = names;
@@ -474,8 +530,11 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     fill = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
     for (size_t i = 0; i < count; i++)
         start[group[i] + 1]++;
-    for (size_t g = 0; g < ngroups; g++)
+    for (size_t g = 0; g < ngroups; g++) {
+        if (start[g + 1] > largest)
+            largest = start[g + 1];
         start[g + 1] += start[g];
+    }
     for (size_t i = 0; i < count; i++)
         laid[start[group[i]] + fill[group[i]]++] = vals[i];
     gnames = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
@@ -485,11 +544,12 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     for (size_t g = 0; g < ngroups; g++)
         gnames[g] = names[first[g]];
     tfx_str_sort_order(ctx, gnames, order, ngroups);
+    uniform_tuples_init(ctx, &u, vals, count, largest);
     for (size_t g = 0; g < ngroups; g++) {
         sorted[g] = gnames[order[g]];
-        gvals[g] = tfx_value_tuple(ctx, laid + start[order[g]], fill[order[g]]);
+        gvals[g] = group_tuple(ctx, &u, laid + start[order[g]], fill[order[g]]);
     }
-    return tfx_value_object(ctx, sorted, gvals, ngroups);
+    return tfx_value_object_sorted(ctx, sorted, gvals, ngroups);
 }
 
 /* [for.key] (semantics F8, F9, Z5) One element's key: null, unknown and
@@ -541,6 +601,19 @@ static bool element_key(tfx_ev *ev, const tfx_node *n, const tfx_env *scope, boo
 /* Collections of fewer elements work their keys out in the main ctx: the
  * scratch arena's first chunk would cost more than it saves. */
 #define KEY_SCRATCH_MIN 1024
+
+/* [for.key] Whether an object `for` works its keys out in the main ctx
+ * even over a long collection: a key written as a scope traversal (x.name,
+ * x["k"]) is a value the collection or another variable holds already;
+ * looking it up makes nothing or next to nothing (a map step's key
+ * string), less than the copy of the key that the scratch ctx needs.  It
+ * is the same key either way: scratch_key gives what element_key gives
+ * in the main ctx, and the key's bytes live as long as the variable that
+ * holds them, which outlives the evaluation's values. */
+static bool key_in_main_ctx(const tfx_node *keyx, size_t count)
+{
+    return count < KEY_SCRATCH_MIN || keyx->kind == TFX_NODE_SCOPE_TRAVERSAL;
+}
 
 typedef struct {
     tfx_arena *arena;
@@ -675,6 +748,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
                                                  sizeof(const tfx_value *));
     bool want_key = n->as.for_expr.key_var != NULL;
     bool group = n->as.for_expr.group;
+    bool in_main = key_in_main_ctx(keyx, count);
     bool known = true;
     key_set seen;
     key_scratch ks;
@@ -683,7 +757,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
 
     memset(&seen, 0, sizeof(seen));
     seen.keys = names;
-    if (count >= KEY_SCRATCH_MIN)
+    if (!in_main)
         key_scratch_init(&ks, ev);
     for (i = 0; i < count; i++) {
         const tfx_value *k;
@@ -702,9 +776,8 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
             if (c != COND_KEEP)
                 continue;
         }
-        if (!(count >= KEY_SCRATCH_MIN
-                  ? scratch_key(&ks, n, &scope.env, &known, &key, &key_marks)
-                  : element_key(ev, n, &scope.env, &known, &key, &key_marks))) {
+        if (!(in_main ? element_key(ev, n, &scope.env, &known, &key, &key_marks)
+                      : scratch_key(&ks, n, &scope.env, &known, &key, &key_marks))) {
             if (ctx->pn)
                 marks = tfx_marks_union(ctx, marks, key_marks);
             continue;
@@ -723,7 +796,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
         vals[m] = v;
         m++;
     }
-    if (count >= KEY_SCRATCH_MIN)
+    if (!in_main)
         key_scratch_free(ks.box);
     if (!known)
         return unknown_for_pn(ctx, marks);

@@ -478,6 +478,44 @@ const tfx_value *tfx_value_object(tfx_ctx *ctx, const tfx_str *names,
     return v;
 }
 
+/* [value.tuple] See value.h: the type and items are t and items as given. */
+const tfx_value *tfx_value_tuple_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                         const tfx_value *const *items, size_t n)
+{
+    tfx_value *v;
+
+    tfx_ctx_check_items(ctx, n);
+    v = new_value(ctx, t, TFX_VAL_KNOWN);
+    v->as.elems.items = items;
+    v->as.elems.n = n;
+    return v;
+}
+
+/* [value.object] See value.h: tfx_value_object's attributes with the sort
+ * (the identity on sorted, distinct names) and the copies left out. */
+const tfx_value *tfx_value_object_sorted(tfx_ctx *ctx, const tfx_str *names,
+                                         const tfx_value *const *vals, size_t n)
+{
+    const tfx_type **types;
+    tfx_type *t;
+    tfx_value *v;
+
+    tfx_ctx_check_items(ctx, n);
+    types = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_type *));
+    for (size_t i = 0; i < n; i++)
+        types[i] = vals[i]->type;
+    t = tfx_ctx_alloc(ctx, sizeof *t);
+    t->kind = TFX_TYPE_OBJECT;
+    t->n = n;
+    t->names = names;
+    t->elems = types;
+    v = new_value(ctx, t, TFX_VAL_KNOWN);
+    v->as.attrs.keys = names;
+    v->as.attrs.vals = vals;
+    v->as.attrs.n = n;
+    return v;
+}
+
 /* ---- Queries ---- */
 
 bool tfx_value_is_known(const tfx_value *v)

@@ -177,6 +177,25 @@ const tfx_value *tfx_value_object(tfx_ctx *ctx, const tfx_str *names,
 const tfx_value *tfx_value_object_of_type(tfx_ctx *ctx, const tfx_type *t,
                                           const tfx_value *const *vals);
 
+/* [value.tuple] The same tuple as tfx_value_tuple(ctx, items, n), made
+ * with the tuple type t itself, whose n element types equal the items'
+ * types (tfx_type_equal), and with items itself rather than a copy: items
+ * must not change and must live as long as the value.  For grouping,
+ * which makes many tuples of one shape (the type is shared, as types are
+ * compared with tfx_type_equal, never by address). */
+const tfx_value *tfx_value_tuple_of_type(tfx_ctx *ctx, const tfx_type *t,
+                                         const tfx_value *const *items, size_t n);
+
+/* [value.object] [type.object.names] The same object as
+ * tfx_value_object(ctx, names, vals, n) when names[0..n) are already
+ * sorted by bytes (tfx_str_cmp) and distinct: the general constructor's
+ * stable sort would keep their order and find no duplicate, so the value
+ * has the same names, values and types; this one neither sorts nor copies
+ * the names.  names, their bytes and vals are kept, not copied: they must
+ * not change and must live as long as the value. */
+const tfx_value *tfx_value_object_sorted(tfx_ctx *ctx, const tfx_str *names,
+                                         const tfx_value *const *vals, size_t n);
+
 /* --- Queries --- */
 
 bool tfx_value_is_known(const tfx_value *v);   /* known (and not null) */

@@ -858,6 +858,52 @@ static void test_sort_order_random(void)
     }
 }
 
+/* [value.tuple] [value.object] tfx_value_tuple_of_type and
+ * tfx_value_object_sorted against tfx_value_tuple and tfx_value_object on
+ * random items and on random names put in order and made distinct: equal
+ * types, equal values, the same rendering. */
+static void test_grouping_constructors(void)
+{
+    for (int round = 0; round < 1000; round++) {
+        size_t n = rnd(round < 900 ? 8 : 200);
+        const tfx_value **items = tfx_ctx_alloc_array(C, n + 1, sizeof(const tfx_value *));
+        const tfx_type **types = tfx_ctx_alloc_array(C, n + 1, sizeof(const tfx_type *));
+        char *bufs = tfx_ctx_alloc(C, n * 64 + 1);
+        tfx_str *names = tfx_ctx_alloc(C, (n + 1) * sizeof *names);
+        size_t *order = tfx_ctx_alloc(C, (n + 1) * sizeof *order);
+        tfx_str *sorted = tfx_ctx_alloc(C, (n + 1) * sizeof *sorted);
+        const tfx_value **svals = tfx_ctx_alloc_array(C, n + 1, sizeof(const tfx_value *));
+        const tfx_value *general;
+        const tfx_value *fast;
+        size_t m = 0;
+
+        for (size_t i = 0; i < n; i++) {
+            items[i] = i > 0 && rnd(3) == 0 ? items[rnd((uint32_t)i)] : random_value(2);
+            types[i] = items[i]->type;
+            names[i] = i > 0 && rnd(4) == 0 ? names[rnd((uint32_t)i)] : random_bytes(bufs + i * 64);
+        }
+        general = tfx_value_tuple(C, items, n);
+        fast = tfx_value_tuple_of_type(C, tfx_type_tuple(C, types, n), items, n);
+        CHECK(tfx_type_equal(general->type, fast->type));
+        CHECK_STR(EQ(general, fast), tfx_value_is_wholly_known(general) ? "true" : EQ(general, general));
+        CHECK_STR(show(fast), show(general));
+        /* the names in order, the first of each run of equal ones */
+        tfx_str_sort_order(C, names, order, n);
+        for (size_t i = 0; i < n; i++) {
+            if (m > 0 && tfx_str_cmp(sorted[m - 1], names[order[i]]) == 0)
+                continue;
+            sorted[m] = names[order[i]];
+            svals[m++] = items[order[i]];
+        }
+        general = tfx_value_object(C, sorted, svals, m);
+        fast = tfx_value_object_sorted(C, sorted, svals, m);
+        CHECK(tfx_type_equal(general->type, fast->type));
+        CHECK_STR(tfx_type_string(C, fast->type), tfx_type_string(C, general->type));
+        CHECK_STR(EQ(general, fast), tfx_value_is_wholly_known(general) ? "true" : EQ(general, general));
+        CHECK_STR(show(fast), show(general));
+    }
+}
+
 /* [set.hash] [set.order] The CRC of a value's set-hash bytes with the
  * fast paths (a string that quotes as itself, CRC by table) against the
  * hash text written out and a bit-by-bit CRC; and sets of random strings
@@ -1009,6 +1055,7 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_equals();
     test_capsule();
     test_of_type_constructors();
+    test_grouping_constructors();
     test_set_random();
     test_sort_order_random();
     test_set_strings_fast();
