@@ -921,6 +921,9 @@ typedef struct {
                              the current element (the ctx itself, or the
                              scratch of the lazy array being read) */
     bool general;         /* its parsers take no fast path */
+    struct leaf_entry *leaves;   /* leaf_value's cache (LEAF_CACHE_SLOTS),
+                                    made for the first lazy array; NULL
+                                    before and on the general path */
     const char *error;
 } decoder;
 
@@ -947,6 +950,7 @@ static void decoder_init(decoder *d, tfx_ctx *ctx, const char *json, size_t nbyt
     d->nsrc = nbytes;
     d->tmp = ctx;
     d->general = false;
+    d->leaves = NULL;
     d->error = NULL;
 }
 
@@ -1775,6 +1779,75 @@ static const tfx_value *object_value(decoder *d, const tfx_type *ty, const tfx_v
 static bool decode_direct(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
                           const jpath *path, const tfx_value **out);
 
+/* A leaf value decode_direct made, by its payload's text. */
+typedef struct leaf_entry {
+    tfx_type_kind kind;       /* TFX_TYPE_STRING or TFX_TYPE_NUMBER */
+    const char *text;         /* the payload's bytes, in the source text */
+    size_t nbytes;
+    const tfx_value *value;   /* NULL: an empty slot */
+} leaf_entry;
+
+/* Slots of the cache (a power of two), and the longest payload kept: the
+ * values that repeat in long arrays are short (names, tags, small
+ * numbers). */
+#define LEAF_CACHE_SLOTS 4096
+#define LEAF_CACHE_MAX_BYTES 64
+
+/* A payload's slot: FNV-1a of its bytes and kind. */
+static size_t leaf_slot(tfx_type_kind kind, tfx_str text)
+{
+    uint64_t h = 1469598103934665603u ^ (uint64_t)kind;
+
+    for (size_t i = 0; i < text.nbytes; i++) {
+        h ^= (unsigned char)text.s[i];
+        h *= 1099511628211u;
+    }
+    return (size_t)(h ^ (h >> 32)) & (LEAF_CACHE_SLOTS - 1);
+}
+
+/* [value.string.nfc] [num.parse] direct_leaf's value of a string or number
+ * payload text, as decode_payload decodes a JSON string of those bytes. */
+static const tfx_value *leaf_value_general(decoder *d, const tfx_type *ty, tfx_str text,
+                                           const jpath *path)
+{
+    if (ty->kind == TFX_TYPE_NUMBER)
+        return decode_number(d, text, path);
+    return tfx_value_string(d->ctx, text.s, text.nbytes);
+}
+
+/* [value.string.nfc] [num.parse] Fast path of leaf_value_general: the
+ * value made earlier in this decoding from the same payload bytes for
+ * the same kind of leaf, when the cache (one entry per slot, the latest)
+ * holds it.  decode_number and tfx_value_string make a value from the
+ * text alone (the ctx's profile and limits do not change during a
+ * decoding), unmarked and immutable, so the value made earlier is equal
+ * in every respect to the one they would make again; sharing it saves its
+ * memory where values repeat.  Failures are not cached: they are made
+ * again, with their messages.  test_jsonio compares the decoder with its
+ * general path, which has no cache, on random arrays whose leaves
+ * repeat. */
+static const tfx_value *leaf_value(decoder *d, const tfx_type *ty, tfx_str text,
+                                   const jpath *path)
+{
+    leaf_entry *e;
+    const tfx_value *v;
+
+    if (d->leaves == NULL || text.nbytes > LEAF_CACHE_MAX_BYTES)
+        return leaf_value_general(d, ty, text, path);
+    e = &d->leaves[leaf_slot(ty->kind, text)];
+    if (e->value != NULL && e->kind == ty->kind && e->nbytes == text.nbytes
+        && memcmp(e->text, text.s, text.nbytes) == 0)
+        return e->value;
+    v = leaf_value_general(d, ty, text, path);
+    if (v != NULL) {
+        e->kind = ty->kind;
+        e->text = text.s;
+        e->nbytes = text.nbytes;
+        e->value = v;
+    }
+    return v;
+}
+
 /* decode_direct's payload of a string or a number: "TEXT", TEXT a plain
  * run (plain_run_end), decoded as decode_payload decodes a JSON string of
  * those bytes.  A string over the length limit is left to the general
@@ -1793,10 +1866,7 @@ static bool direct_leaf(decoder *d, const jparser *p, size_t *at, const tfx_type
     if (!text_is(p, &end, "\"") || text.nbytes > d->ctx->limits.max_string_bytes)
         return false;
     *at = end;
-    if (ty->kind == TFX_TYPE_NUMBER)
-        *out = decode_number(d, text, path);
-    else
-        *out = tfx_value_string(d->ctx, text.s, text.nbytes);
+    *out = leaf_value(d, ty, text, path);
     return *out != NULL;
 }
 
@@ -1943,6 +2013,8 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
     box->arena = NULL;
     if (!tfx_arena_finalizer(d->ctx->arena, scratch_free, box))
         fail_memory(d->ctx);
+    if (d->leaves == NULL && !d->general)
+        d->leaves = tfx_ctx_alloc_array(d->ctx, LEAF_CACHE_SLOTS, sizeof(leaf_entry));
     memset(&p, 0, sizeof(p));
     memset(&scratch, 0, sizeof(scratch));
     p.s = (const unsigned char *)d->src;

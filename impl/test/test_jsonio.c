@@ -871,8 +871,9 @@ static void fast_string(tfx_textbuf *b)
         tfx_textbuf_putc(b, '"');
 }
 
-/* A random number payload: short and whole, huge, fractional, negative,
- * zero and minus zero, with an exponent, or not a number. */
+/* A random number payload: short and whole (often repeated: the
+ * decoder's cache of leaves), huge, fractional, negative, zero and minus
+ * zero, with an exponent, or not a number. */
 static void fast_number(tfx_textbuf *b)
 {
     static const char *const odd[] = {
@@ -886,7 +887,8 @@ static void fast_number(tfx_textbuf *b)
     if (k < sizeof(odd) / sizeof(odd[0]))
         tfx_textbuf_printf(b, "\"%s\"", odd[k]);
     else
-        tfx_textbuf_printf(b, "\"%s%u\"", lazy_rnd(4) == 0 ? "-" : "", (unsigned)lazy_rnd(100000));
+        tfx_textbuf_printf(b, "\"%s%u\"", lazy_rnd(4) == 0 ? "-" : "",
+                           (unsigned)lazy_rnd(lazy_rnd(2) == 0 ? 10 : 100000));
 }
 
 /* A random typed node of type ty (a JSON type text) whose elements
