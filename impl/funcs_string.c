@@ -14,6 +14,7 @@
 
 #include "common.h"
 #include "funcs_internal.h"
+#include "refine.h"
 #include "text.h"
 
 /* The string of upper, lower and strlen (string.go): a string, dynamic
@@ -640,11 +641,26 @@ static const tfx_param startswith_params[] = {
 static const tfx_param endswith_params[] = {PLAIN_STR("str"), PLAIN_STR("suffix")};
 static const tfx_param strcontains_params[] = {PLAIN_STR("str"), PLAIN_STR("substr")};
 
-/* [fn.startswith.result] [fn.startswith.unknown] Whether str begins with
- * the bytes of prefix.  An unknown str (it reaches here: the parameter
- * accepts unknowns) gives true for the empty prefix and an unknown bool
- * otherwise: P14's unknowns carry no known prefix (cty 1.12.1 has no
- * refinements), so nothing else is decided. */
+/* [fn.startswith.unknown] [fn.startswith.unknown.pn] startswith of an
+ * unknown str (it reaches here: the parameter accepts unknowns), from the
+ * prefix its refinement knows (none in P14, whose cty 1.12.1 has no
+ * refinements; none either for an unrefined unknown): true when that
+ * known prefix starts with prefix (so always for the empty prefix), false
+ * when it is at least as long as prefix and does not, else unknown. */
+static const tfx_value *startswith_unknown(tfx_ctx *ctx, const tfx_value *str, tfx_str p)
+{
+    const tfx_refinement *r = tfx_value_refinement(str);
+    const tfx_str known = r != NULL ? r->prefix : (tfx_str){"", 0};
+
+    if (p.nbytes <= known.nbytes && memcmp(known.s, p.s, p.nbytes) == 0)
+        return tfx_value_bool(true);
+    if (known.nbytes >= p.nbytes)
+        return tfx_value_bool(false);
+    return tfx_value_unknown(ctx, &tfx_type_bool);
+}
+
+/* [fn.startswith.result] Whether str begins with the bytes of prefix;
+ * an unknown str as startswith_unknown says. */
 static const tfx_value *startswith_impl(tfx_ctx *ctx, const tfx_function *fn,
                                         const tfx_type *ret, const tfx_value *const *args,
                                         size_t nargs, tfx_func_error *err)
@@ -657,7 +673,7 @@ static const tfx_value *startswith_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(nargs);
     TFX_UNUSED(err);
     if (!tfx_value_is_known(args[0]))
-        return p.nbytes == 0 ? tfx_value_bool(true) : tfx_value_unknown(ctx, &tfx_type_bool);
+        return startswith_unknown(ctx, args[0], p);
     s = args[0]->as.string;
     return tfx_value_bool(p.nbytes <= s.nbytes && memcmp(s.s, p.s, p.nbytes) == 0);
 }

@@ -428,13 +428,29 @@ static const char *const not_null_results[] = {
     "zipmap",
 };
 
-static bool refines_not_null(const char *name)
+/* [refine.fn.terraform] The functions Terraform defines itself (and
+ * OpenTofu's own base64gunzip and urldecode) whose result their
+ * RefineResult declares not null (Terraform 1.6.0 and later).  length is
+ * handled on its own ([refine.length]).  Sorted. */
+static const char *const tf_not_null_results[] = {
+    "abspath", "alltrue", "anytrue", "base64decode", "base64encode", "base64gunzip", "base64gzip",
+    "base64sha256", "base64sha512", "basename", "bcrypt", "cidrhost", "cidrnetmask", "cidrsubnet",
+    "cidrsubnets", "coalesce", "dirname", "endswith", "file", "filebase64", "filebase64sha256",
+    "filebase64sha512", "fileexists", "filemd5", "fileset", "filesha1", "filesha256", "filesha512",
+    "index", "log", "matchkeys", "md5", "pathexpand", "pow", "replace", "rsadecrypt", "sha1",
+    "sha256", "sha512", "startswith", "sum", "templatestring", "textdecodebase64",
+    "textencodebase64", "timecmp", "timestamp", "transpose", "urldecode", "urlencode", "uuid",
+    "uuidv5",
+};
+
+/* Whether name is one of the n sorted names. */
+static bool name_in(const char *name, const char *const *names, size_t n)
 {
-    size_t lo = 0, hi = TFX_COUNTOF(not_null_results);
+    size_t lo = 0, hi = n;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(name, not_null_results[mid]);
+        int c = strcmp(name, names[mid]);
 
         if (c == 0)
             return true;
@@ -444,6 +460,12 @@ static bool refines_not_null(const char *name)
             lo = mid + 1;
     }
     return false;
+}
+
+static bool refines_not_null(const char *name)
+{
+    return name_in(name, not_null_results, TFX_COUNTOF(not_null_results)) ||
+           name_in(name, tf_not_null_results, TFX_COUNTOF(tf_not_null_results));
 }
 
 /* [refine.strlen] cty's Strlen of an unknown string: not null, at least
@@ -579,7 +601,9 @@ const tfx_value *tfx_refine_call_result(tfx_ctx *ctx, const tfx_function *fn,
 
         if (takes_length(arg->type))
             return tfx_value_mark(ctx, tfx_refine_length(ctx, arg), result->marks);
-        return result;
+        /* [refine.fn.terraform] Terraform's length: not null, also of a
+         * value of unknown type */
+        return tfx_value_refine_not_null(ctx, result);
     }
     if (refines_not_null(fn->name)) {
         tfx_refinement r;

@@ -5,7 +5,8 @@
  * [refine.build] [refine.collapse], the typed JSON encoding [refine.json],
  * the safe prefix [refine.prefix.safe], equality and comparisons decided by
  * refinements [refine.eq] [refine.cmp], results of calls
- * [refine.call.result] [refine.length] [refine.strlen], conditionals
+ * [refine.call.result] [refine.length] [refine.strlen], Terraform's own
+ * functions [refine.fn.terraform] [fn.startswith.unknown.pn], conditionals
  * [refine.cond] and conversions [refine.convert]; with randomized checks
  * of the builder and of equality against a brute-force reading of the
  * bounds over small integers.  Expectations marked "ref" were answered by
@@ -379,7 +380,7 @@ static void test_calls(tfx_ctx *ctx, void *arg)
               "{\"type\":\"string\",\"unknown\":true,\"refinements\":{\"not_null\":true}}");
     CHECK(tfx_refinement_empty(&(tfx_refinement){.prefix = {"", 0},
                                                  .len_upper = TFX_REFINE_NO_MAX}));
-    CHECK(tfx_value_refinement(tfx_refine_call_result(C, fn("coalesce"), NULL, 0, UNK(TSTR))) ==
+    CHECK(tfx_value_refinement(tfx_refine_call_result(C, fn("lookup"), NULL, 0, UNK(TSTR))) ==
           NULL);
     /* [refine.length] (ref: length(l) with length 2..5 is 2..5) */
     tfx_refinement_init(&r);
@@ -469,6 +470,70 @@ static void test_calls(tfx_ctx *ctx, void *arg)
     }
 }
 
+/* An unknown string known to start with prefix. */
+static const tfx_value *unk_prefix(const char *prefix)
+{
+    tfx_refinement r;
+
+    tfx_refinement_init(&r);
+    r.prefix.s = prefix;
+    r.prefix.nbytes = strlen(prefix);
+    return tfx_value_refine(C, UNK(TSTR), &r);
+}
+
+/* [refine.fn.terraform] [fn.startswith.unknown.pn] Terraform's own
+ * functions (expectations "ref": the PN reference). */
+static void test_terraform(tfx_ctx *ctx, void *arg)
+{
+    static const char *const refined[] = {"sha256", "coalesce", "startswith", "cidrhost",
+                                          "templatestring", "fileset", "timecmp"};
+    static const char *const plain[] = {"strcontains", "lookup", "one", "tostring",
+                                        "templatefile"};
+    const char *not_null = "{\"type\":\"string\",\"unknown\":true,\"refinements\":{"
+                           "\"not_null\":true}}";
+    const tfx_value *ami = unk_prefix("ami-");
+
+    TFX_UNUSED(ctx);
+    TFX_UNUSED(arg);
+    C->pn = true;
+    for (size_t i = 0; i < TFX_COUNTOF(refined); i++)
+        CHECK_STR(json(tfx_refine_call_result(C, fn(refined[i]), NULL, 0, UNK(TSTR))), not_null);
+    for (size_t i = 0; i < TFX_COUNTOF(plain); i++)
+        CHECK(tfx_value_refinement(tfx_refine_call_result(C, fn(plain[i]), NULL, 0,
+                                                          UNK(TSTR))) == NULL);
+    /* ref: length(d) of an unknown of type dynamic is not null */
+    {
+        const tfx_value *args[1] = {UNK(TDYN)};
+        tfx_func_error err = {-1, NULL};
+
+        CHECK_STR(json(tfx_func_call(C, fn("length"), args, 1, &err)),
+                  "{\"type\":\"number\",\"unknown\":true,\"refinements\":{"
+                  "\"not_null\":true}}");
+    }
+    /* ref: startswith with s known to start with "ami-" */
+    CHECK_STR(bare(call("startswith", 2, ami, S("am"))), "true :: bool");
+    CHECK_STR(bare(call("startswith", 2, ami, S("ami-"))), "true :: bool");
+    CHECK_STR(bare(call("startswith", 2, ami, S(""))), "true :: bool");
+    CHECK_STR(bare(call("startswith", 2, ami, S("ab"))), "false :: bool");
+    CHECK_STR(bare(call("startswith", 2, SENS(ami), S("ab"))), "false@sensitive :: bool");
+    CHECK_STR(bare(call("startswith", 2, ami, S("ami-1"))), "unknown(bool) :: bool");
+    CHECK_STR(bare(call("startswith", 2, ami, S("abcde"))), "unknown(bool) :: bool");
+    CHECK_STR(bare(call("startswith", 2, UNK(TSTR), S(""))), "true :: bool");
+    CHECK_STR(bare(call("startswith", 2, UNK(TSTR), S("a"))), "unknown(bool) :: bool");
+    {
+        const tfx_value *args[2] = {ami, S("abcde")};
+        tfx_func_error err = {-1, NULL};
+
+        CHECK_STR(json(tfx_func_call(C, fn("startswith"), args, 2, &err)),
+                  "{\"type\":\"bool\",\"unknown\":true,\"refinements\":{"
+                  "\"not_null\":true}}");
+        C->pn = false; /* P14: no refinement of the result */
+        args[0] = UNK(TSTR);
+        CHECK_STR(json(tfx_func_call(C, fn("startswith"), args, 2, &err)),
+                  "{\"type\":\"bool\",\"unknown\":true}");
+    }
+}
+
 static void test_cond_convert(tfx_ctx *ctx, void *arg)
 {
     tfx_refinement r;
@@ -517,6 +582,7 @@ int main(void)
     CHECK(run("equals", test_equals));
     CHECK(run("random", test_random));
     CHECK(run("calls", test_calls));
+    CHECK(run("terraform", test_terraform));
     CHECK(run("cond_convert", test_cond_convert));
     return check_report("test_refine");
 }

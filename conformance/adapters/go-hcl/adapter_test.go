@@ -669,3 +669,24 @@ func TestRefinements(t *testing.T) {
 		}
 	}
 }
+
+// tfRefineInputs: Terraform's own functions with unknown arguments;
+// tfRefineAnswers (in profile_*_test.go) gives each profile's answers: in
+// PN the results are refined not null and startswith reads the known
+// prefix of a template (tf_refine_pn.go); P14 has no refinements.
+var tfRefineInputs = []struct{ input, vars string }{
+	{`sha256(u)`, `{"u":{"type":"string","unknown":true}}`},
+	{`startswith("ab${u}", "a")`, `{"u":{"type":"string","unknown":true}}`},
+	{`startswith("ab${u}", "b")`, `{"u":{"type":"string","unknown":true}}`},
+	{`length(d)`, `{"d":{"type":"dynamic","unknown":true}}`},
+	{`strcontains(u, "a")`, `{"u":{"type":"string","unknown":true}}`},
+}
+
+func TestTerraformResultRefinements(t *testing.T) {
+	for i, c := range tfRefineInputs {
+		got := evalAnswer(t, "eval", c.input, c.vars)
+		if got != tfRefineAnswers[i] {
+			t.Errorf("%s with %s:\n got %s\nwant %s", c.input, c.vars, got, tfRefineAnswers[i])
+		}
+	}
+}

@@ -34,8 +34,8 @@ import (
 //     parser has no namespaced function names, so no call could reach
 //     them;
 //   - provider-defined functions (provider::NAME::fn);
-//   - the result refinements of Terraform's own functions, which need
-//     cty 1.13.
+//   - in P14, the result refinements of Terraform's own functions, which
+//     need cty 1.13 (the PN build has them: tf_refine_pn.go).
 //
 // And the scopes: `type` is only in the console table (Terraform registers
 // it only in `terraform console`), plantimestamp only in the module table
@@ -74,6 +74,7 @@ func functionsForFlavor(console, opentofu bool) map[string]function.Function {
 			t[name] = f
 		}
 	}
+	refineTerraformResults(t) // result refinements (PN only, tf_refine_pn.go)
 	addNamespacedFunctions(t) // core:: and provider:: names (PN only, tf_provider_pn.go)
 	functionTables[key] = t
 	return t

@@ -24,3 +24,13 @@ var refinementAnswers = []string{
 	`{"errored":true,"message":"malformed variable: variables.n: \"refinements\" need profile PN (cty 1.13 and later)"}`,
 	`{"errored":true,"message":"malformed variable: variables.n: a number bound and its \"_inclusive\" flag go together"}`,
 }
+
+// tfRefineAnswers: no refinements, so plain unknowns, and startswith
+// decides only the empty prefix.
+var tfRefineAnswers = []string{
+	`{"value":{"type":"string","unknown":true}}`,
+	`{"value":{"type":"bool","unknown":true}}`,
+	`{"value":{"type":"bool","unknown":true}}`,
+	`{"value":{"type":"number","unknown":true}}`,
+	`{"value":{"type":"bool","unknown":true}}`,
+}

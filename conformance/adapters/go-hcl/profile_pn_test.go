@@ -41,3 +41,13 @@ var refinementAnswers = []string{
 	`{"errored":true,"message":"malformed variable: variables.n: invalid refinements for \"number\": cannot refine string prefix for a cty.Number value"}`,
 	`{"errored":true,"message":"malformed variable: variables.n: a number bound and its \"_inclusive\" flag go together"}`,
 }
+
+// tfRefineAnswers: Terraform's own functions refine their unknown results
+// not null (but not strcontains), and startswith reads a known prefix.
+var tfRefineAnswers = []string{
+	`{"value":{"type":"string","unknown":true,"refinements":{"not_null":true}}}`,
+	`{"value":{"type":"bool","v":true}}`,
+	`{"value":{"type":"bool","v":false}}`,
+	`{"value":{"type":"number","unknown":true,"refinements":{"not_null":true}}}`,
+	`{"value":{"type":"bool","unknown":true}}`,
+}

@@ -13,15 +13,18 @@ import (
 // on its main branch): startswith, endswith, strcontains and replace.
 // templatestring is in tf_template.go.
 //
-// Terraform's versions also declare a result refinement (never null); cty
-// 1.12.1 has no refinements, so P14 has nothing of it. The parameter names
-// are Terraform's, because HCL puts them in its argument error messages.
+// Terraform's versions also declare a result refinement (never null): the
+// PN build adds it (tf_refine_pn.go); cty 1.12.1 has no refinements, so P14
+// has nothing of it. The parameter names are Terraform's, because HCL puts
+// them in its argument error messages.
 
 // tfStartsWithFunc is Terraform's startswith(str, prefix): whether str
 // begins with prefix, byte for byte. str may be unknown: the empty prefix
-// is then true. (Terraform also answers from the known prefix of an
-// unknown string, a refinement; cty 1.12.1 has none, so any other prefix
-// of an unknown string gives an unknown bool.)
+// is then true, and so is a prefix that the known beginning of str
+// (knownStringPrefix, a refinement) starts with; a prefix no longer than
+// that known beginning and not at its start is false; anything else is an
+// unknown bool. In P14 (cty 1.12.1, no refinements) no unknown string has
+// a known beginning.
 var tfStartsWithFunc = function.New(&function.Spec{
 	Params: []function.Parameter{
 		{Name: "str", Type: cty.String, AllowUnknown: true},
@@ -31,8 +34,12 @@ var tfStartsWithFunc = function.New(&function.Spec{
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		prefix := args[1].AsString()
 		if !args[0].IsKnown() {
-			if prefix == "" {
+			known := knownStringPrefix(args[0])
+			switch {
+			case strings.HasPrefix(known, prefix): // also the empty prefix
 				return cty.True, nil
+			case len(known) >= len(prefix):
+				return cty.False, nil
 			}
 			return cty.UnknownVal(cty.Bool), nil
 		}
