@@ -75,8 +75,10 @@ TFX_API tfx_adapter *tfx_adapter_new(void)
 
     keep_freed_memory();
     a = calloc(1, sizeof(tfx_adapter));
-    if (a != NULL)
+    if (a != NULL) {
         tfx_adapter_set_limits(a, NULL, NULL);
+        a->profile = TFX_PROFILE_DEFAULT;
+    }
     return a;
 }
 
@@ -245,12 +247,16 @@ static void answer_hello(tfx_adapter *a, answer_text *o, const json_t *request)
     const char *profile = json_string_value(json_object_get(request, "profile"));
     size_t i;
 
-    /* [profile.adapter] the run's profile, P14 when the hello names none */
+    /* [profile.adapter] the run's profile, [profile.default] when the hello
+     * names none */
     if (profile != NULL && strcmp(profile, "PN") != 0 && strcmp(profile, "P14") != 0) {
         errored(o, NULL, "unknown \"profile\" (only \"P14\" and \"PN\")");
         return;
     }
-    a->profile = profile != NULL && strcmp(profile, "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;
+    if (profile == NULL)
+        a->profile = TFX_PROFILE_DEFAULT;
+    else
+        a->profile = strcmp(profile, "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;
 
     put_text(o, "{\"protocol\":1,\"implementation\":{\"name\":\"tfexpr\",\"version\":");
     put_string(o, tfx_version());

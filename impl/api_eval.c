@@ -91,6 +91,7 @@ TFX_API tfx_context *tfx_context_new(void)
     }
     c->allow_variables = true;
     c->allow_functions = true;
+    tfx_context_set_profile(c, TFX_PROFILE_DEFAULT); /* [profile.default] */
     return c;
 }
 
@@ -136,13 +137,19 @@ TFX_API int tfx_context_set_flavor(tfx_context *c, tfx_flavor flavor)
     return -1;
 }
 
+/* Whether `profile` has PN's evaluation rules. */
+static bool follows_pn(tfx_profile profile)
+{
+    return profile == TFX_PROFILE_PN;
+}
+
 /* [profile.option] */
 TFX_API int tfx_context_set_profile(tfx_context *c, tfx_profile profile)
 {
     switch (profile) {
     case TFX_PROFILE_P14:
     case TFX_PROFILE_PN:
-        c->pn = profile == TFX_PROFILE_PN;
+        c->pn = follows_pn(profile);
         c->mem.pn = c->pn; /* [refine.json] variables decoded from now on */
         return 0;
     }
@@ -455,6 +462,7 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
     if (src->root == NULL || src->has_errors)
         return r;
     memset(&env, 0, sizeof(env));
+    r->mem.pn = follows_pn(TFX_PROFILE_DEFAULT); /* [profile.default] without a context */
     if (c != NULL) {
         r->mem.host = c->host;
         r->mem.opentofu = c->opentofu;

@@ -98,9 +98,9 @@ static const char usage_adapter[] =
     "  --limit-memory N   bytes of memory for the parse (default 1073741824)\n"
 
 #define USAGE_PROFILE \
-    "  --profile P        the upstream versions to follow: P14 (HCL 2.14.1 and\n" \
-    "                     cty 1.12.1, the default) or PN (HCL 2.24.0 and cty\n" \
-    "                     1.18.1, what current Terraform pins; spec/profiles.md)\n"
+    "  --profile P        the upstream versions to follow: PN (HCL 2.24.0 and\n" \
+    "                     cty 1.18.1, what current Terraform pins; the default)\n" \
+    "                     or P14 (HCL 2.14.1 and cty 1.12.1; spec/profiles.md)\n"
 
 #define USAGE_FLAVOR \
     "  --flavor F         the function table: terraform (Terraform's, the\n" \
@@ -112,7 +112,7 @@ static const char usage_console[] =
     "usage: tfexpr console [--var NAME=JSON]... [--var-file FILE]... [--vars FILE.json]\n"
     "                      [--no-functions] [--flavor terraform|opentofu]\n"
     "                      [--limit-NAME N]... [--base-dir DIR] [--now RFC3339]\n"
-    "                      [--seed N] [--home DIR] [--profile P14|PN]\n"
+    "                      [--seed N] [--home DIR] [--profile PN|P14]\n"
     "\n"
     "Reads expressions and prints their values as `terraform console` does,\n"
     "without a configuration: type() shows a type, 'help' a help line, 'exit'\n"
@@ -134,7 +134,7 @@ static const char usage_console[] =
 
 static const char usage_parse[] =
     "usage: tfexpr parse [--template] [--format sexpr|ranges|json|source]\n"
-    "                    [--profile P14|PN] [--limit-NAME N]... (EXPR | - | --file FILE)\n"
+    "                    [--profile PN|P14] [--limit-NAME N]... (EXPR | - | --file FILE)\n"
     "\n"
     "Parses an expression (or with --template a bare template) and prints its\n"
     "syntax tree:\n"
@@ -153,7 +153,7 @@ static const char usage_eval[] =
     "usage: tfexpr eval [--template] [--vars FILE.json] [--var NAME=JSON]... [--var-file FILE]...\n"
     "                   [--format text|json] [--no-functions] [--limit-NAME N]...\n"
     "                   [--base-dir DIR] [--now RFC3339] [--seed N] [--home DIR]\n"
-    "                   [--flavor terraform|opentofu] [--profile P14|PN]\n"
+    "                   [--flavor terraform|opentofu] [--profile PN|P14]\n"
     "                   (EXPR | - | --file FILE)\n"
     "\n"
     "Evaluates an expression (or with --template a bare template) as Terraform\n"
@@ -186,7 +186,7 @@ static const char usage_eval[] =
 
 static const char usage_refs[] =
     "usage: tfexpr refs [--template] [--format text|json] [--limit-NAME N]...\n"
-    "                   [--profile P14|PN] (EXPR | - | --file FILE)\n"
+    "                   [--profile PN|P14] (EXPR | - | --file FILE)\n"
     "\n"
     "Lists the variable references of an expression (or with --template a\n"
     "bare template) without evaluating it: one traversal per reference to a\n"
@@ -207,7 +207,7 @@ static const char usage_check[] =
     "usage: tfexpr check [--vars-types FILE.json] [--vars FILE.json] [--var NAME=JSON]...\n"
     "                    [--var-file FILE]...\n"
     "                    [--template] [--format text|json] [--limit-NAME N]...\n"
-    "                    [--flavor terraform|opentofu] [--profile P14|PN]\n"
+    "                    [--flavor terraform|opentofu] [--profile PN|P14]\n"
     "                    (EXPR | - | --file FILE)\n"
     "\n"
     "Finds the type of an expression (or with --template a bare template)\n"
@@ -394,6 +394,7 @@ int cli_parse_opts(cli_opts *o, int argc, char **argv)
 
     o->mode = TFX_MODE_EXPRESSION;
     o->dump = TFX_DUMP_SEXPR;
+    o->profile = TFX_PROFILE_DEFAULT; /* [profile.default] */
     o->argv = argv;
     tfx_limits_init(&o->parse_limits);
     tfx_eval_limits_init(&o->eval_limits);
@@ -447,7 +448,7 @@ int cli_parse_opts(cli_opts *o, int argc, char **argv)
             const char *p = argv[++a];
 
             if (strcmp(p, "P14") != 0 && strcmp(p, "PN") != 0) {
-                cli_msg("tfexpr %s: unknown profile '%s' (P14 or PN)\n%s", o->cmd, p, o->usage);
+                cli_msg("tfexpr %s: unknown profile '%s' (PN or P14)\n%s", o->cmd, p, o->usage);
                 return EXIT_USAGE;
             }
             o->profile = strcmp(p, "PN") == 0 ? TFX_PROFILE_PN : TFX_PROFILE_P14;

@@ -76,10 +76,10 @@ static void publish_diags(tfx_source *src, const tfx_diags *d, bool out_of_mem)
 TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, size_t nbytes,
                                      tfx_mode mode, const tfx_limits *limits)
 {
-    return tfx_source_parse_profile(filename, text, nbytes, mode, limits, TFX_PROFILE_P14);
+    return tfx_source_parse_profile(filename, text, nbytes, mode, limits, TFX_PROFILE_DEFAULT);
 }
 
-/* [profile.option] */
+/* [profile.option] [profile.default] */
 TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *text,
                                              size_t nbytes, tfx_mode mode,
                                              const tfx_limits *limits, tfx_profile profile)
@@ -128,7 +128,7 @@ TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *t
     }
     src->root = tfx_parse_profile(arena, src->text, nbytes,
                                   mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
-                                  limits->max_depth, profile == TFX_PROFILE_PN, &diags);
+                                  limits->max_depth, profile != TFX_PROFILE_P14, &diags);
     publish_diags(src, &diags, src->root == NULL || tfx_arena_exhausted(arena));
     return src;
 }

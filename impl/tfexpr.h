@@ -121,12 +121,18 @@ typedef struct tfx_source tfx_source;
 /* The upstream versions whose behaviour the library reproduces
  * (conformance/profiles.json; spec/profiles.md, profile.*). */
 typedef enum {
-    TFX_PROFILE_P14,  /* HCL 2.14.1 + cty 1.12.1 (the default) */
+    TFX_PROFILE_P14,  /* HCL 2.14.1 + cty 1.12.1 (Debian 12's; the 2022 language) */
     TFX_PROFILE_PN    /* HCL 2.24.0 + cty 1.18.1, what current Terraform pins */
 } tfx_profile;
 
-/* Parses text[0..nbytes) (any bytes; not NUL-terminated) in `mode`.
- * `filename` names the source in rendered diagnostics (NULL: "case.hcl").
+/* [profile.default] The profile of tfx_source_parse, of a new context, of
+ * tfx_evaluate without a context and of the adapter when a hello names
+ * none: PN, since PN is complete (it was P14 before).  For P14, pass
+ * TFX_PROFILE_P14 to tfx_source_parse_profile and tfx_context_set_profile. */
+#define TFX_PROFILE_DEFAULT TFX_PROFILE_PN
+
+/* Parses text[0..nbytes) (any bytes; not NUL-terminated) in `mode`, with
+ * the syntax of TFX_PROFILE_DEFAULT (PN).  `filename` names the source in rendered diagnostics (NULL: "case.hcl").
  * `limits` may be NULL for the defaults.  The text is copied: the caller
  * keeps ownership of its buffer.  Returns NULL only if memory for the
  * object itself cannot be had; otherwise errors are diagnostics.  Free
@@ -135,8 +141,8 @@ TFX_API tfx_source *tfx_source_parse(const char *filename, const char *text, siz
                                      tfx_mode mode, const tfx_limits *limits);
 
 /* tfx_source_parse with the syntax of `profile` (tfx_source_parse is this
- * with TFX_PROFILE_P14).  A profile that is not a tfx_profile parses as
- * TFX_PROFILE_P14. */
+ * with TFX_PROFILE_DEFAULT).  A profile that is not a tfx_profile parses
+ * as TFX_PROFILE_DEFAULT. */
 TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *text,
                                              size_t nbytes, tfx_mode mode,
                                              const tfx_limits *limits, tfx_profile profile);
@@ -251,7 +257,9 @@ typedef enum {
 TFX_API int tfx_context_set_flavor(tfx_context *ctx, tfx_flavor flavor);
 
 /* Whose evaluation rules evaluations with this context follow (default
- * TFX_PROFILE_P14).  Returns 0, or -1 (nothing changed) for a value that
+ * TFX_PROFILE_DEFAULT, i.e. PN).  Set it before defining variables: typed
+ * values are decoded under the context's profile (refinements of unknowns
+ * exist in PN only).  Returns 0, or -1 (nothing changed) for a value that
  * is not a tfx_profile. */
 TFX_API int tfx_context_set_profile(tfx_context *ctx, tfx_profile profile);
 

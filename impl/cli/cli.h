@@ -77,7 +77,7 @@ typedef struct {
     tfx_eval_limits eval_limits;
     int no_functions;
     int opentofu;           /* --flavor opentofu */
-    tfx_profile profile;    /* --profile P14|PN (default P14) */
+    tfx_profile profile;    /* --profile PN|P14 (default PN) */
     char **argv;
     /* the variable options (--vars, --var, --var-file, --vars-types) and
      * the host options, in the order given: indices into argv */

@@ -34,6 +34,10 @@
 
 #include "bench_alloc.h"
 
+/* Profile P14, as the upstream it is compared with (tools/bench/go-parse-bench,
+ * HCL 2.14.1), and as every figure recorded before PN became the default. */
+#define BENCH_PROFILE TFX_PROFILE_P14
+
 static double now(void)
 {
     struct timespec ts;
@@ -96,7 +100,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_parse: cannot read %s\n", argv[i]);
             return 2;
         }
-        s = tfx_source_parse(argv[i], src, n, mode, &limits);
+        s = tfx_source_parse_profile(argv[i], src, n, mode, &limits, BENCH_PROFILE);
         if (s == NULL || tfx_source_has_errors(s)) {
             fprintf(stderr, "bench_parse: %s does not parse\n", argv[i]);
             return 1;
@@ -109,7 +113,7 @@ int main(int argc, char **argv)
         live_bytes = peak_bytes = 0;
         counting = 1;
 #endif
-        s = tfx_source_parse(argv[i], src, n, mode, &limits);
+        s = tfx_source_parse_profile(argv[i], src, n, mode, &limits, BENCH_PROFILE);
 #ifdef COUNT_MALLOC
         counting = 0;
         snprintf(mem, sizeof(mem), "\"mallocs_per_parse\":%zu,\"peak_bytes_per_byte\":%.2f",
@@ -120,7 +124,7 @@ int main(int argc, char **argv)
         tfx_source_free(s);
         begin = now();
         while (fixed_runs >= 0 ? runs < fixed_runs : (now() - begin < min_time || runs < 3)) {
-            tfx_source_free(tfx_source_parse(argv[i], src, n, mode, &limits));
+            tfx_source_free(tfx_source_parse_profile(argv[i], src, n, mode, &limits, BENCH_PROFILE));
             runs++;
         }
         per = runs > 0 ? (now() - begin) / runs : 0.0;

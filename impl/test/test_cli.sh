@@ -267,8 +267,9 @@ expect 1 "$tfexpr" eval '[type(1)]'
 if "$tfexpr" eval '[type(1)]' 2>&1 | grep -q '^<expression>: error: Invalid use of type function \[eval.function-error\]$'; then ok; else bad "eval [type(1)]: the console's error"; fi
 if [ "$("$tfexpr" eval --format json 'type({a = 1})')" = '{"ok":true,"value":{"type":"type","v":"object({\n    a: number,\n})"},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json type()"; fi
 if [ "$("$tfexpr" eval --format json '"number"')" = '{"ok":true,"value":{"type":"string","v":"number"},"type":"string","diagnostics":[]}' ]; then ok; else bad "eval --format json: a string is not a type"; fi
-if [ "$("$tfexpr" eval --format json 'false ? type(1) : null')" = '{"ok":true,"value":{"type":"type","null":true},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type"; fi
-if [ "$("$tfexpr" eval --format json '[true ? null : type(1), 1]')" = '{"ok":true,"value":{"type":["tuple",["type","number"]],"v":[{"null":true},{"v":"1"}]},"type":"tuple([type,number])","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type in a tuple"; fi
+# (P14: PN's conditional keeps the type() mark of the other result, [cond.marks.pn])
+if [ "$("$tfexpr" eval --profile P14 --format json 'false ? type(1) : null')" = '{"ok":true,"value":{"type":"type","null":true},"type":"type","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type"; fi
+if [ "$("$tfexpr" eval --profile P14 --format json '[true ? null : type(1), 1]')" = '{"ok":true,"value":{"type":["tuple",["type","number"]],"v":[{"null":true},{"v":"1"}]},"type":"tuple([type,number])","diagnostics":[]}' ]; then ok; else bad "eval --format json: a null of type type in a tuple"; fi
 expect 1 "$tfexpr" eval --no-functions 'type(1)'
 if [ "$("$tfexpr" eval 'try(type(nope), type(can(nope)))')" = "bool" ]; then ok; else bad "eval try(type(...))"; fi
 if [ "$("$tfexpr" eval --var 'v={"a":[1]}' 'try(v.b, v.a[0])')" = "1" ]; then ok; else bad "eval try"; fi
@@ -299,7 +300,16 @@ if [ "$out" = 'a::b(1) + provider::terraform::encode_expr(x)' ]; then ok; else b
 out=$("$tfexpr" parse --profile PN --format json 'core::upper(x)')
 case $out in *'"name":"core::upper"'*) ok ;; *) bad "PN json dump: $out" ;; esac
 expect 0 "$tfexpr" parse --profile PN "$("$tfexpr" parse --profile PN --format source 'a::b(c::d())')"
-expect 1 "$tfexpr" parse 'a::b(1)'
+expect 1 "$tfexpr" parse --profile P14 'a::b(1)'
+# [profile.default] PN without --profile, on every command that takes one
+expect 0 "$tfexpr" parse 'a::b(1)'
+if [ "$("$tfexpr" eval 'core::upper("a")')" = '"A"' ]; then ok; else bad "eval: PN by default"; fi
+out=$("$tfexpr" refs 'a["$${x}"]')
+case $out in 'a["${x}"]'*) ok ;; *) bad "refs: PN's static key by default: $out" ;; esac
+if [ "$("$tfexpr" check 'null || true')" = "bool" ]; then ok; else bad "check: PN by default"; fi
+if [ "$(echo 'null || true' | "$tfexpr" console)" = "true" ]; then ok; else bad "console: PN by default"; fi
+expect 1 "$tfexpr" eval --profile P14 'null || true'
+expect 2 "$tfexpr" eval --profile P15 '1'
 out=$("$tfexpr" refs --profile PN 'a["$${x}"]')
 case $out in 'a["${x}"]'*) ok ;; *) bad "PN static key: $out" ;; esac
 expect 0 "$tfexpr" eval --profile PN 'provider::terraform::encode_expr([1, "a"])'

@@ -30,7 +30,9 @@ static const char VARS[] =
 static const char *run(const char *text, const char *file, int allow_type, size_t max_steps)
 {
     static char out[4096];
-    tfx_source *src = tfx_source_parse(file, text, strlen(text), TFX_MODE_EXPRESSION, NULL);
+    /* the expectations are profile P14's (upstream 2.14.1 / 1.12.1) */
+    tfx_source *src = tfx_source_parse_profile(file, text, strlen(text), TFX_MODE_EXPRESSION, NULL,
+                                               TFX_PROFILE_P14);
     tfx_context *ctx = tfx_context_new();
     tfx_eval_limits limits;
     tfx_result *r;
@@ -46,6 +48,7 @@ static const char *run(const char *text, const char *file, int allow_type, size_
     if (max_steps > 0)
         limits.max_steps = max_steps;
     tfx_context_allow_type_function(ctx, allow_type);
+    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
     if (tfx_context_set_typed_all(ctx, VARS, strlen(VARS), NULL) != 0)
         snprintf(out, sizeof(out), "cannot set the variables");
     r = tfx_evaluate(src, ctx, &limits);
@@ -260,9 +263,11 @@ static void test_type(void)
     CHECK_STR(eval("try(jsonencode(type(tolist([type(1)]))), 0)"), "0");
 
     /* the JSON and type of a type result */
-    src = tfx_source_parse(NULL, "type([1])", 9, TFX_MODE_EXPRESSION, NULL);
+    src = tfx_source_parse_profile(NULL, "type([1])", 9, TFX_MODE_EXPRESSION, NULL,
+                                   TFX_PROFILE_P14);
     ctx = tfx_context_new();
     tfx_context_allow_type_function(ctx, 1);
+    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
     r = tfx_evaluate(src, ctx, NULL);
     CHECK(r != NULL && !tfx_result_has_errors(r));
     s = tfx_result_json(r);
@@ -276,7 +281,8 @@ static void test_type(void)
 
     /* a null of the capsule type, without the mark: an ordinary result,
      * whose type is "type" at any depth */
-    src = tfx_source_parse(NULL, "[false ? type(1) : null]", 24, TFX_MODE_EXPRESSION, NULL);
+    src = tfx_source_parse_profile(NULL, "[false ? type(1) : null]", 24, TFX_MODE_EXPRESSION, NULL,
+                                   TFX_PROFILE_P14);
     r = tfx_evaluate(src, ctx, NULL);
     CHECK(r != NULL && !tfx_result_has_errors(r));
     s = tfx_result_json(r);

@@ -20,7 +20,10 @@
  * error; the caller frees it with free(). */
 static char *eval_with(const char *input, const tfx_eval_limits *limits)
 {
-    tfx_source *src = tfx_source_parse(NULL, input, strlen(input), TFX_MODE_EXPRESSION, NULL);
+    /* the expectations are profile P14's (element with a negative index
+     * is an error there, cty 1.12.1) */
+    tfx_source *src = tfx_source_parse_profile(NULL, input, strlen(input), TFX_MODE_EXPRESSION,
+                                               NULL, TFX_PROFILE_P14);
     tfx_context *ctx = tfx_context_new();
     tfx_result *r;
     char *out = NULL;
@@ -30,6 +33,7 @@ static char *eval_with(const char *input, const tfx_eval_limits *limits)
         tfx_source_free(src);
         return NULL;
     }
+    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
     r = tfx_evaluate(src, ctx, limits);
     if (r != NULL && tfx_result_has_errors(r)) {
         const tfx_diagnostic *d = tfx_result_diagnostic(r, 0);

@@ -26,7 +26,9 @@
 static const char *run_limited(const char *text, int flavor, size_t max_string)
 {
     static char out[4096];
-    tfx_source *src = tfx_source_parse(NULL, text, strlen(text), TFX_MODE_EXPRESSION, NULL);
+    /* the expectations are profile P14's */
+    tfx_source *src = tfx_source_parse_profile(NULL, text, strlen(text), TFX_MODE_EXPRESSION, NULL,
+                                               TFX_PROFILE_P14);
     tfx_context *ctx = tfx_context_new();
     tfx_eval_limits limits;
     tfx_result *r;
@@ -38,6 +40,7 @@ static const char *run_limited(const char *text, int flavor, size_t max_string)
         tfx_context_free(ctx);
         return out;
     }
+    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
     if (flavor >= 0)
         CHECK(tfx_context_set_flavor(ctx, (tfx_flavor)flavor) == 0);
     tfx_eval_limits_init(&limits);

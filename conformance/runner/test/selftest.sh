@@ -101,7 +101,7 @@ pycheck outcomes "$TMP/all.out" \
     V0000011.value=pass V0000011.marks=fail V0000008.value=pass \
     V0000020.type=n/a P0000028^4096
 pycheck log "$TMP/all.log" \
-    'first={"cmd":"hello","protocol":1,"profile":"P14"}' 'last={"cmd":"stop"}' \
+    'first={"cmd":"hello","protocol":1,"profile":"PN"}' 'last={"cmd":"stop"}' \
     hellos\>=10 V0000001 P0000027 '!X0000003' '!A0000002' '!A0000003'
 has all err "no loaded case has the id ZZZZZZZZ"
 check "all: no progress line when stderr is not a terminal" \
@@ -229,8 +229,8 @@ done
 has refs-junit out 'T0000003'
 has refs-tap out 'not ok'
 
-# C: another profile.
-run profile --adapter "$(q "$FAKE")" --profile PN --format json \
+# C: another profile than profiles.json's default (PN).
+run profile --adapter "$(q "$FAKE")" --profile P14 --format json \
     --filter 'file:*/applicability.json' "$CASES"
 status profile 0
 pycheck outcomes "$TMP/profile.out" A0000001=pass A0000002=skipped A0000003=pass \
