@@ -230,7 +230,7 @@ static const char usage_check[] =
 
 static const char usage_functions[] =
     "usage: tfexpr functions [--format text|json] [--flavor terraform|opentofu]\n"
-    "                        [--profile P14|PN]\n"
+    "                        [--profile PN|P14]\n"
     "\n"
     "Lists the built-in functions, sorted by name:\n"
     "  text       one line per function (the default): its name, its parameters\n"
@@ -244,9 +244,10 @@ static const char usage_functions[] =
     "             syntax (conformance/schema/functions.schema.json)\n"
     "  --flavor F the table of flavor F: terraform (the default) or opentofu\n"
     "             (Terraform's plus base64gunzip, cidrcontains and urldecode)\n"
-    "  --profile P the table of profile P: P14 (the default) or PN, which also\n"
-    "             lists every function as core::NAME, as Terraform 1.8 and later\n"
-    "             do (provider::terraform:: functions are a provider's, not listed)\n"
+    "  --profile P the table of profile P: PN (the default), which also lists\n"
+    "             every function as core::NAME, as Terraform 1.8 and later do\n"
+    "             (provider::terraform:: functions are a provider's, not listed),\n"
+    "             or P14\n"
     "The result type is the one for arguments of unknown value.  As in\n"
     "Terraform's table, list and map (removed: every call is an error) and type\n"
     "(console only; tfexpr eval has it) are left out.\n"
@@ -928,7 +929,7 @@ static int cmd_console(int argc, char **argv)
 static int cmd_functions(int argc, char **argv)
 {
     int json = 0, opentofu = 0;
-    tfx_profile profile = TFX_PROFILE_P14;
+    tfx_profile profile = TFX_PROFILE_DEFAULT; /* [profile.default] */
     char *error = NULL;
     char *table;
     int a;

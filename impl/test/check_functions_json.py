@@ -8,10 +8,11 @@ order (encoding/json writes struct fields in declaration order: format_version,
 function_signatures; description, return_type, parameters,
 variadic_parameter; name, description, is_nullable, type); it lists the
 same functions, with the same signatures, as the text form
-(`tfexpr functions`).  The ARGs go to both commands; with `--profile PN`
-every function is listed twice, as NAME and as core::NAME with the same
-signature (as `terraform metadata functions -json` lists them), and no
-other namespaced name; otherwise no name has a namespace.  Prints
+(`tfexpr functions`).  The ARGs go to both commands; in profile PN (the
+default, or `--profile PN`) every function is listed twice, as NAME and as
+core::NAME with the same signature (as `terraform metadata functions -json`
+lists them), and no other namespaced name; with `--profile P14` no name has
+a namespace.  Prints
 "check_functions_json: N functions" and exits 0, or prints each fault and
 exits 1.  Needs python3-jsonschema.
 """
@@ -48,7 +49,7 @@ def main():
         sys.exit("usage: check_functions_json.py TFEXPR [ARG...]")
     tfexpr = sys.argv[1]
     extra = sys.argv[2:]
-    pn = "--profile" in extra and extra[extra.index("--profile") + 1:][:1] == ["PN"]
+    pn = not ("--profile" in extra and extra[extra.index("--profile") + 1:][:1] == ["P14"])
     faults = []
     first = subprocess.run([tfexpr, "functions", "--json"] + extra, capture_output=True, check=False)
     again = subprocess.run([tfexpr, "functions", "--json"] + extra, capture_output=True, check=False)
@@ -103,7 +104,7 @@ def main():
             if sigs.get("core::" + n) != sigs[n]:
                 faults.append("profile PN: core::%s's signature is not %s's" % (n, n))
     elif plain != names:
-        faults.append("namespaced names listed outside profile PN")
+        faults.append("namespaced names listed in profile P14")
     for must in ("abs", "substr", "lookup", "format", "max", "tolist"):
         if must not in sigs:
             faults.append("%s is missing" % must)

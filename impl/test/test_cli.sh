@@ -242,6 +242,7 @@ if "$py" "$here/check_functions_json.py" "$tfexpr" >/tmp/tfx-cli.$$ 2>&1; then o
 # `terraform metadata functions -json` does, and no provider function
 # ([call.pn.core]); P14's has no namespaced name.
 if "$py" "$here/check_functions_json.py" "$tfexpr" --profile PN >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
+if "$py" "$here/check_functions_json.py" "$tfexpr" --profile P14 >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
 if "$py" "$here/check_functions_json.py" "$tfexpr" --profile PN --flavor opentofu >/tmp/tfx-cli.$$ 2>&1; then ok; else bad "$(cat /tmp/tfx-cli.$$)"; fi
 expect 0 "$tfexpr" functions --profile P14
 expect 2 "$tfexpr" functions --profile P15
@@ -251,7 +252,7 @@ out=$("$tfexpr" functions --profile PN)
 if printf '%s\n' "$out" | grep -qx 'core::substr(str string, offset number, length number) string'; then ok; else bad "functions --profile PN: core::substr line"; fi
 if printf '%s\n' "$out" | grep -q '^provider::\|^core::list(\|^core::map(\|^core::type('; then bad "functions --profile PN lists a provider function or core::list, map, type"; else ok; fi
 if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( 2 * $("$tfexpr" functions --profile P14 | wc -l) ))" ]; then ok; else bad "functions --profile PN: not each function twice"; fi
-if [ "$("$tfexpr" functions)" = "$("$tfexpr" functions --profile P14)" ]; then ok; else bad "functions: the default table is not P14's"; fi
+if [ "$("$tfexpr" functions)" = "$("$tfexpr" functions --profile PN)" ]; then ok; else bad "functions: the default table is not PN's"; fi
 
 # eval: the console-only type() [fn.type.console] and the functions of
 # expressions (spec/functions-closures.md).
@@ -344,7 +345,9 @@ out=$("$tfexpr" functions --flavor opentofu)
 if printf '%s\n' "$out" | grep -qx 'cidrcontains(containing_prefix string, contained_ip_or_prefix string) bool'; then ok; else bad "functions --flavor opentofu: cidrcontains line"; fi
 if printf '%s\n' "$out" | grep -qx 'urldecode(str string) string'; then ok; else bad "functions --flavor opentofu: urldecode line"; fi
 if [ "$(printf '%s\n' "$out" | LC_ALL=C sort)" = "$out" ]; then ok; else bad "functions --flavor opentofu: lines not sorted"; fi
-if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( $("$tfexpr" functions | wc -l) + 3 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's table plus three"; fi
+if [ "$("$tfexpr" functions --profile P14 --flavor opentofu | wc -l)" -eq "$(( $("$tfexpr" functions --profile P14 | wc -l) + 3 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's table plus three"; fi
+# (PN, the default: the three also as core::NAME)
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( $("$tfexpr" functions | wc -l) + 6 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's PN table plus six"; fi
 if "$tfexpr" functions | grep -q '^base64gunzip(\|^urldecode(\|^cidrcontains('; then bad "functions lists OpenTofu's functions by default"; else ok; fi
 if "$tfexpr" functions --json --flavor opentofu | grep -q '"base64gunzip":{"description":"'; then ok; else bad "functions --json --flavor opentofu"; fi
 out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \
