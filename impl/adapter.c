@@ -285,6 +285,13 @@ static void answer_hello(tfx_adapter *a, answer_text *o, const json_t *request)
         put_text(o, name);
         put_text(o, "\"");
     }
+    /* [fn.assume.profile] the assume* functions, PN's OpenTofu table only */
+    for (i = 0; a->profile == TFX_PROFILE_PN && (name = tfx_func_opentofu_pn_only_name(i)) != NULL;
+         i++) {
+        put_text(o, ",\"fn:");
+        put_text(o, name);
+        put_text(o, "\"");
+    }
     put_text(o, "],\"profiles\":[\"P14\",\"PN\"]}");
     a->said_hello = 1;
 }

@@ -341,55 +341,62 @@ static void publish(tfx_result *r, const tfx_diags *d)
     }
 }
 
-/* The lookup of built-in functions, as a scope's function table. */
-static const tfx_function *builtin(const char *name, size_t nbytes)
+/* The names of a table (name_at), then "type" [fn.type]. */
+static const char *names_then_type(tfx_func_name_fn name_at, size_t i)
 {
-    return tfx_func_builtin(name, nbytes);
+    const char *name = name_at(i);
+    size_t n;
+
+    if (name != NULL)
+        return name;
+    for (n = 0; name_at(n) != NULL; n++)
+        ;
+    return i == n ? "type" : NULL;
 }
 
-/* The same with the console-only type() [fn.type]. */
+/* The console-only type() [fn.type], else NULL. */
+static const tfx_function *type_function(const char *name, size_t nbytes)
+{
+    return nbytes == 4 && memcmp(name, "type", 4) == 0 ? &tfx_fn_type : NULL;
+}
+
+/* Terraform's table with the console-only type() [fn.type]. */
 static const tfx_function *builtin_or_type(const char *name, size_t nbytes)
 {
-    if (nbytes == 4 && memcmp(name, "type", 4) == 0)
-        return &tfx_fn_type;
-    return tfx_func_builtin(name, nbytes);
+    const tfx_function *fn = type_function(name, nbytes);
+
+    return fn != NULL ? fn : tfx_func_builtin(name, nbytes);
 }
 
 static const char *builtin_or_type_name(size_t i)
 {
-    const char *name = tfx_func_builtin_name(i);
-    size_t n;
-
-    if (name != NULL)
-        return name;
-    for (n = 0; tfx_func_builtin_name(n) != NULL; n++)
-        ;
-    return i == n ? "type" : NULL;
+    return names_then_type(tfx_func_builtin_name, i);
 }
 
-/* [flavor.table] The same three with OpenTofu's table. */
-static const tfx_function *builtin_opentofu(const char *name, size_t nbytes)
-{
-    return tfx_func_builtin_opentofu(name, nbytes);
-}
-
+/* [flavor.table] The same two with OpenTofu's table. */
 static const tfx_function *builtin_or_type_opentofu(const char *name, size_t nbytes)
 {
-    if (nbytes == 4 && memcmp(name, "type", 4) == 0)
-        return &tfx_fn_type;
-    return tfx_func_builtin_opentofu(name, nbytes);
+    const tfx_function *fn = type_function(name, nbytes);
+
+    return fn != NULL ? fn : tfx_func_builtin_opentofu(name, nbytes);
 }
 
 static const char *builtin_or_type_opentofu_name(size_t i)
 {
-    const char *name = tfx_func_builtin_opentofu_name(i);
-    size_t n;
+    return names_then_type(tfx_func_builtin_opentofu_name, i);
+}
 
-    if (name != NULL)
-        return name;
-    for (n = 0; tfx_func_builtin_opentofu_name(n) != NULL; n++)
-        ;
-    return i == n ? "type" : NULL;
+/* [fn.assume.profile] And with OpenTofu's table under profile PN. */
+static const tfx_function *builtin_or_type_opentofu_pn(const char *name, size_t nbytes)
+{
+    const tfx_function *fn = type_function(name, nbytes);
+
+    return fn != NULL ? fn : tfx_func_builtin_opentofu_pn(name, nbytes);
+}
+
+static const char *builtin_or_type_opentofu_pn_name(size_t i)
+{
+    return names_then_type(tfx_func_builtin_opentofu_pn_name, i);
 }
 
 typedef struct {
@@ -472,13 +479,18 @@ TFX_API tfx_result *tfx_evaluate(const tfx_source *src, const tfx_context *c,
         env.var_values = (const tfx_value *const *)c->values;
         env.nvars = c->nvars;
         env.has_functions = c->allow_functions;
-        if (c->opentofu) {
-            env.function = c->allow_type ? builtin_or_type_opentofu : builtin_opentofu;
-            env.function_name = c->allow_type ? builtin_or_type_opentofu_name
-                                              : tfx_func_builtin_opentofu_name;
-        } else {
-            env.function = c->allow_type ? builtin_or_type : builtin;
-            env.function_name = c->allow_type ? builtin_or_type_name : tfx_func_builtin_name;
+        /* [flavor.table] [fn.assume.profile] the flavor's table under the
+         * profile, with type() in the console */
+        tfx_func_table_for(c->opentofu, c->pn, &env.function, &env.function_name);
+        if (c->allow_type && !c->opentofu) {
+            env.function = builtin_or_type;
+            env.function_name = builtin_or_type_name;
+        } else if (c->allow_type && !c->pn) {
+            env.function = builtin_or_type_opentofu;
+            env.function_name = builtin_or_type_opentofu_name;
+        } else if (c->allow_type) {
+            env.function = builtin_or_type_opentofu_pn;
+            env.function_name = builtin_or_type_opentofu_pn_name;
         }
     }
     env.filename = src->filename;

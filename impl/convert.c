@@ -970,8 +970,10 @@ static const tfx_value *apply_conversion(tfx_ctx *ctx, const tfx_value *v, const
         r = tfx_value_unknown(ctx, dynamic_replace(ctx, v->type,
                                                    tfx_type_without_optional(ctx, out)));
         /* [refine.convert] profile PN: the same type keeps the value, its
-         * refinements with it; another keeps what the conversion allows */
-        if (ctx->pn && tfx_type_equal(v->type, r->type))
+         * refinements with it; another keeps what the conversion allows,
+         * a target with dynamic parts too (cty converts set(number) to
+         * set(dynamic): a length lower bound above 1 becomes 1) */
+        if (ctx->pn && tfx_type_equal(v->type, out))
             return v;
         return ctx->pn ? tfx_refine_convert_unknown(ctx, v, r) : r;
     }

@@ -577,6 +577,55 @@ const char *tfx_func_builtin_opentofu_name(size_t i)
     return tfx_func_opentofu_only_name(i - builtin_name_count());
 }
 
+/* [fn.assume.profile] OpenTofu's table under profile PN: OpenTofu's,
+ * then the assume* functions.  (A name in neither costs one more binary
+ * search of 12 names, only on the way to an unknown-function error.) */
+const tfx_function *tfx_func_builtin_opentofu_pn(const char *name, size_t nbytes)
+{
+    const tfx_function *fn = tfx_func_builtin_opentofu(name, nbytes);
+
+    return fn != NULL ? fn : table_lookup(tfx_builtins_assume, name, nbytes);
+}
+
+const char *tfx_func_opentofu_pn_only_name(size_t i)
+{
+    for (size_t j = 0; tfx_builtins_assume[j].name != NULL; j++)
+        if (j == i)
+            return tfx_builtins_assume[j].name;
+    return NULL;
+}
+
+const char *tfx_func_builtin_opentofu_pn_name(size_t i)
+{
+    size_t n = builtin_name_count();
+
+    if (i < n)
+        return tfx_func_builtin_name(i);
+    for (size_t j = 0; tfx_func_opentofu_only_name(j) != NULL; j++, n++)
+        if (i == n)
+            return tfx_func_opentofu_only_name(j);
+    return tfx_func_opentofu_pn_only_name(i - n);
+}
+
+void tfx_func_table_for(bool opentofu, bool pn, tfx_func_lookup_fn *lookup,
+                        tfx_func_name_fn *name_at)
+{
+    tfx_func_lookup_fn l = tfx_func_builtin_opentofu_pn;
+    tfx_func_name_fn n = tfx_func_builtin_opentofu_pn_name;
+
+    if (!opentofu) {
+        l = tfx_func_builtin;
+        n = tfx_func_builtin_name;
+    } else if (!pn) {
+        l = tfx_func_builtin_opentofu;
+        n = tfx_func_builtin_opentofu_name;
+    }
+    if (lookup != NULL)
+        *lookup = l;
+    if (name_at != NULL)
+        *name_at = n;
+}
+
 /* [op.*] (semantics O1) The operator functions, in the order of
  * tfx_func_op. */
 const tfx_function *tfx_func_operator(tfx_func_op op)

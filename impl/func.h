@@ -122,6 +122,22 @@ const tfx_function *tfx_func_builtin_opentofu_general(const char *name, size_t n
  * i from 0 up; NULL past the last. */
 const char *tfx_func_opentofu_only_name(size_t i);
 
+/* [fn.assume.profile] OpenTofu's table under profile PN: the same, plus
+ * OpenTofu's assume* functions (funcs_assume.c), which need refinements
+ * (cty 1.13 and later) and so are in no P14 table. */
+const tfx_function *tfx_func_builtin_opentofu_pn(const char *name, size_t nbytes);
+const char *tfx_func_builtin_opentofu_pn_name(size_t i);
+/* The name of assume* function i, for i from 0 up; NULL past the last. */
+const char *tfx_func_opentofu_pn_only_name(size_t i);
+
+/* The lookup and the names of the table of a flavor (OpenTofu's or
+ * Terraform's) under a profile (PN or P14) [flavor.table]; either
+ * pointer may be NULL. */
+typedef const tfx_function *(*tfx_func_lookup_fn)(const char *name, size_t nbytes);
+typedef const char *(*tfx_func_name_fn)(size_t i);
+void tfx_func_table_for(bool opentofu, bool pn, tfx_func_lookup_fn *lookup,
+                        tfx_func_name_fn *name_at);
+
 /* [fn.provider] In profile PN, the functions of Terraform's built-in
  * provider "terraform" by their names after "provider::terraform::"
  * (funcs_provider.c); NULL for another name. */

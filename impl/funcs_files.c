@@ -859,9 +859,9 @@ static const tfx_value *templatefile_render(tfx_ctx *ctx, const tfx_value *path_
         return tfx_fn_error(err, tfx_template_diags_error(&ev, &diags, path->as.string.s));
     memset(&builtins, 0, sizeof(builtins));
     builtins.has_functions = true;
-    /* [flavor.table] the evaluation's table: Terraform's or OpenTofu's */
-    builtins.function = ctx->opentofu ? tfx_func_builtin_opentofu : tfx_func_builtin;
-    builtins.function_name = ctx->opentofu ? tfx_func_builtin_opentofu_name : tfx_func_builtin_name;
+    /* [flavor.table] the evaluation's table: Terraform's or OpenTofu's
+     * (with the assume* functions under PN [fn.assume.profile]) */
+    tfx_func_table_for(ctx->opentofu, ctx->pn, &builtins.function, &builtins.function_name);
     v = tfx_template_render(&ev, &builtins, tmpl, vars, path->as.string.s, true, err);
     if (v == NULL)
         return NULL;

@@ -67,6 +67,9 @@ extern const tfx_builtin tfx_builtins_yaml[];       /* funcs_yaml.c */
 /* OpenTofu's own functions (base64gunzip, cidrcontains, urldecode): not
  * searched by tfx_func_builtin; offered only with OpenTofu's table. */
 extern const tfx_builtin tfx_builtins_opentofu[];   /* funcs_opentofu.c */
+/* OpenTofu's assume* functions: offered only with OpenTofu's table under
+ * profile PN (tfx_func_builtin_opentofu_pn). */
+extern const tfx_builtin tfx_builtins_assume[];     /* funcs_assume.c */
 
 /* What funcs_opentofu.c borrows from the other files. */
 /* funcs_encoding.c: Go's base64 StdEncoding.DecodeString [fn.base64.decode];

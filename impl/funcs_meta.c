@@ -57,6 +57,69 @@ static const tfx_fn_meta descriptions[] = {
      "Returns true when some element of a collection is true or the string \"true\"; false "
      "for an empty collection.",
      {{"list", "The collection of booleans to test."}}},
+    {"assumeequal",
+     "Returns the expected value when the actual value, converted to its type, may equal it, "
+     "and fails when the two certainly differ.",
+     {{"actual_value", "The value whose equality is assumed."},
+      {"expected_value", "The value it is assumed to equal, and the result."}}},
+    {"assumelistlength",
+     "Returns the list when its length may lie within the bounds, with that length range "
+     "assumed for what follows; fails when it certainly does not.",
+     {{"value", "The list whose length is assumed."},
+      {"min_length", "The least length assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumelistlengthmax",
+     "Returns the list when its length may be at most the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The list whose length is assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumelistlengthmin",
+     "Returns the list when its length may be at least the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The list whose length is assumed."},
+      {"min_length", "The least length assumed."}}},
+    {"assumemaplength",
+     "Returns the map when its length may lie within the bounds, with that length range "
+     "assumed for what follows; fails when it certainly does not.",
+     {{"value", "The map whose length is assumed."},
+      {"min_length", "The least length assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumemaplengthmax",
+     "Returns the map when its length may be at most the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The map whose length is assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumemaplengthmin",
+     "Returns the map when its length may be at least the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The map whose length is assumed."},
+      {"min_length", "The least length assumed."}}},
+    {"assumenotnull",
+     "Returns the value when it may be other than null, with that assumed for what follows; "
+     "fails for a null.",
+     {{"value", "The value assumed not to be null; its type must be known."}}},
+    {"assumesetlength",
+     "Returns the set when its length may lie within the bounds, with that length range "
+     "assumed for what follows; fails when it certainly does not.",
+     {{"value", "The set whose length is assumed."},
+      {"min_length", "The least length assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumesetlengthmax",
+     "Returns the set when its length may be at most the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The set whose length is assumed."},
+      {"max_length", "The greatest length assumed."}}},
+    {"assumesetlengthmin",
+     "Returns the set when its length may be at least the bound, with that assumed for what "
+     "follows; fails when it certainly is not.",
+     {{"value", "The set whose length is assumed."},
+      {"min_length", "The least length assumed."}}},
+    {"assumestringprefix",
+     "Returns the string when it may start with the prefix, with that prefix assumed for what "
+     "follows; fails when it certainly does not.",
+     {{"value", "The string whose prefix is assumed."},
+      {"prefix", "The prefix assumed; a last character that could combine with what follows "
+                 "is left out."}}},
     {"base64decode", "Decodes standard Base64 text whose bytes are UTF-8 and returns them as a string.",
      {{"str", "The Base64 text to decode."}}},
     {"base64encode", "Encodes the UTF-8 bytes of a string in standard Base64.",
@@ -472,7 +535,9 @@ typedef struct {
 typedef struct {
     bool json;               /* in: which form */
     bool opentofu;           /* in: OpenTofu's table [flavor.table] */
-    bool pn;                 /* in: profile PN's table [call.pn.core] */
+    bool pn;                 /* in: profile PN's table [call.pn.core], whose
+                                OpenTofu table has the assume* functions
+                                [fn.assume.profile] */
     function_row *rows;
     size_t n;
     const char *text;        /* out: the text form, in the arena */
@@ -529,8 +594,9 @@ static void set_param_type(tfx_ctx *ctx, param_row *row, const tfx_type *t, cons
  * job->error set when its return type cannot be worked out. */
 static bool make_row(tfx_ctx *ctx, const char *name, function_row *row, table_job *job)
 {
-    /* OpenTofu's table holds Terraform's: it finds every listed name */
-    const tfx_function *fn = tfx_func_builtin_opentofu(name, strlen(name));
+    /* OpenTofu's table under PN holds the others: it finds every listed
+     * name */
+    const tfx_function *fn = tfx_func_builtin_opentofu_pn(name, strlen(name));
     const tfx_fn_meta *meta = tfx_fn_meta_find(name);
     const fixed_signature *fixed = fixed_signature_of(name);
     size_t nargs = fn->nparams + (fn->varparam != NULL ? 1 : 0);
@@ -593,9 +659,9 @@ static void make_rows(tfx_ctx *ctx, void *arg)
     const char **names;
     size_t count = 0, n = 0, i;
     size_t rows;
+    tfx_func_name_fn name_at;
 
-    const char *(*name_at)(size_t) =
-        job->opentofu ? tfx_func_builtin_opentofu_name : tfx_func_builtin_name;
+    tfx_func_table_for(job->opentofu, job->pn, NULL, &name_at);
 
     while (name_at(count) != NULL)
         count++;

@@ -60,7 +60,8 @@ char *tfx_fn_table_flavor(int json, int opentofu, char **error);
 
 /* The same for a profile's table: P14's (pn 0, what tfx_fn_table_flavor
  * gives) or PN's (pn 1), which also lists every function as core::NAME,
- * as `terraform metadata functions -json` does [call.pn.core]. */
+ * as `terraform metadata functions -json` does [call.pn.core], and whose
+ * OpenTofu table has the assume* functions too [fn.assume.profile]. */
 char *tfx_fn_table_profile(int json, int opentofu, int pn, char **error);
 
 #endif /* TFX_FUNCS_META_H */

@@ -346,8 +346,21 @@ if printf '%s\n' "$out" | grep -qx 'cidrcontains(containing_prefix string, conta
 if printf '%s\n' "$out" | grep -qx 'urldecode(str string) string'; then ok; else bad "functions --flavor opentofu: urldecode line"; fi
 if [ "$(printf '%s\n' "$out" | LC_ALL=C sort)" = "$out" ]; then ok; else bad "functions --flavor opentofu: lines not sorted"; fi
 if [ "$("$tfexpr" functions --profile P14 --flavor opentofu | wc -l)" -eq "$(( $("$tfexpr" functions --profile P14 | wc -l) + 3 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's table plus three"; fi
-# (PN, the default: the three also as core::NAME)
-if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( $("$tfexpr" functions | wc -l) + 6 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's PN table plus six"; fi
+# (PN, the default: the three and the twelve assume* functions, each also as core::NAME)
+if [ "$(printf '%s\n' "$out" | wc -l)" -eq "$(( $("$tfexpr" functions | wc -l) + 30 ))" ]; then ok; else bad "functions --flavor opentofu: not Terraform's PN table plus six"; fi
+# [fn.assume.profile] OpenTofu's assume* functions: under profile PN only
+expect 0 "$tfexpr" functions --flavor opentofu --profile PN
+expect 2 "$tfexpr" functions --profile P15
+if "$tfexpr" functions --help | grep -q -- '--profile P'; then ok; else bad "functions --help has no --profile"; fi
+if "$tfexpr" functions --flavor opentofu --profile P14 | grep -q 'assume'; then bad "functions --flavor opentofu --profile P14 lists assume*"; else ok; fi
+out=$("$tfexpr" functions --flavor opentofu --profile PN)
+if [ "$(printf '%s\n' "$out" | grep -c '^assume')" = 12 ]; then ok; else bad "functions --flavor opentofu --profile PN: not 12 assume* lines"; fi
+if [ "$(printf '%s\n' "$out" | grep -c '^core::assume')" = 12 ]; then ok; else bad "functions --flavor opentofu --profile PN: not 12 core::assume* lines"; fi
+if printf '%s\n' "$out" | grep -qx 'assumesetlengthmin(value set(dynamic), min_length number) set(dynamic)'; then ok; else bad "functions --profile PN: assumesetlengthmin line"; fi
+if [ "$("$tfexpr" functions --profile PN | grep -c 'assume')" = 0 ]; then ok; else bad "functions --profile PN (Terraform's table) lists assume*"; fi
+if [ "$("$tfexpr" eval --flavor opentofu --profile PN 'assumestringprefix("ami-1", "ami-")')" = '"ami-1"' ]; then ok; else bad "eval --profile PN assumestringprefix"; fi
+expect 1 "$tfexpr" eval --flavor opentofu --profile P14 'assumenotnull("a")'
+expect 1 "$tfexpr" eval 'assumenotnull("a")'
 if "$tfexpr" functions | grep -q '^base64gunzip(\|^urldecode(\|^cidrcontains('; then bad "functions lists OpenTofu's functions by default"; else ok; fi
 if "$tfexpr" functions --json --flavor opentofu | grep -q '"base64gunzip":{"description":"'; then ok; else bad "functions --json --flavor opentofu"; fi
 out=$(printf '%s\n' '{"cmd":"hello","protocol":1,"profile":"P14"}' \

@@ -34,3 +34,7 @@ var tfRefineAnswers = []string{
 	`{"value":{"type":"number","unknown":true}}`,
 	`{"value":{"type":"bool","unknown":true}}`,
 }
+
+// openTofuOwnCount: the functions only OpenTofu's table has under P14,
+// base64gunzip, cidrcontains and urldecode.
+const openTofuOwnCount = 3
