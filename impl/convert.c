@@ -1557,8 +1557,28 @@ static const char *mismatch_from_collection(tfx_ctx *ctx, const tfx_type *got,
     return tfx_ctx_printf(ctx, "incorrect %s: %s", noun, mismatch(ctx, got->elem, want->elem));
 }
 
+/* [conv.mismatch.pn] cty 1.16's typesAreLikelyToCauseConfusion, asked
+ * before the last case of the message: false where naming both types
+ * helps (as cty writes it: a tuple for an object, but not an object for a
+ * tuple). */
+static bool likely_to_confuse(const tfx_type *got, const tfx_type *want)
+{
+    if (tfx_type_is_primitive(got) != tfx_type_is_primitive(want))
+        return false;
+    if (want->kind == TFX_TYPE_STRING)
+        return false;
+    if ((want->kind == TFX_TYPE_BOOL && got->kind == TFX_TYPE_NUMBER) ||
+        (got->kind == TFX_TYPE_BOOL && want->kind == TFX_TYPE_NUMBER))
+        return false;
+    if (tfx_type_is_collection(got) && tfx_type_is_collection(want) &&
+        !tfx_type_has_dynamic(got->elem) && tfx_type_has_dynamic(want->elem))
+        return false;
+    return !(got->kind == TFX_TYPE_TUPLE && want->kind == TFX_TYPE_OBJECT);
+}
+
 /* [conv.mismatch] (semantics C4) cty's MismatchMessage(got, want), P14
- * wording, by the first case that applies. */
+ * wording, by the first case that applies ([conv.mismatch.pn]: PN's
+ * before the last). */
 static const char *mismatch(tfx_ctx *ctx, const tfx_type *got, const tfx_type *want)
 {
     const char *msg;
@@ -1578,6 +1598,9 @@ static const char *mismatch(tfx_ctx *ctx, const tfx_type *got, const tfx_type *w
         msg = mismatch_from_structural(ctx, got, want);
     else if (tfx_type_is_collection(got) && tfx_type_is_collection(want))
         msg = mismatch_from_collection(ctx, got, want);
+    else if (ctx->pn && !likely_to_confuse(got, want))
+        msg = tfx_ctx_printf(ctx, "%s required, but have %s", tfx_type_friendly(ctx, want),
+                             tfx_type_friendly(ctx, got));
     else
         msg = required(ctx, want);
     ascend(ctx);
