@@ -229,7 +229,7 @@ static const tfx_value *unknown_result_pn(tfx_ctx *ctx, const tfx_function *fn,
             continue;
         if (!p->allow_marked)
             marks = tfx_marks_union(ctx, marks, tfx_value_marks_deep(ctx, args[i]));
-        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown)
+        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown && !p->allow_unknown_pn)
             unknown = true;
     }
     if (!unknown)
@@ -285,7 +285,8 @@ const tfx_value *tfx_func_call(tfx_ctx *ctx, const tfx_function *fn,
 
         if (p->kind != TFX_PARAM_VALUE)
             continue; /* [call.decode] */
-        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown)
+        if (tfx_value_is_unknown(args[i]) && !p->allow_unknown
+            && !(ctx->pn && p->allow_unknown_pn))
             return tfx_value_unknown(ctx, ret); /* [call.unknown]: no marks */
         if (!p->allow_marked) {
             const tfx_marks *m = NULL;

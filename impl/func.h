@@ -48,6 +48,7 @@ typedef struct {
     bool allow_dynamic_pn;    /* AllowDynamicType from cty 1.18 on (profile PN)
                                  where 1.12.1 did not set it [call.dynamic.pn] */
     bool allow_null_pn;       /* the same for AllowNull [fn.contains.pn] */
+    bool allow_unknown_pn;    /* the same for AllowUnknown [fn.setproduct.pn] */
     bool allow_marked;
     tfx_param_kind kind;      /* 0: an ordinary value */
 } tfx_param;

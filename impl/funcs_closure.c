@@ -300,9 +300,10 @@ static long find_name(const tfx_str *names, size_t n, tfx_str name)
  * object({name = type, ...}): each key must read as a name; a value
  * optional(type) or optional(type, default) makes the attribute optional,
  * the default evaluated with no variables and no functions and converted
- * to the attribute's type.  A name given twice: the later type wins, the
- * attribute stays optional if either made it so, and a default given
- * earlier is converted to the later type (upstream's Go maps). */
+ * to the attribute's type.  A name given twice: in P14, the later type
+ * wins, the attribute stays optional if either made it so, and a default
+ * given earlier is converted to the later type (upstream's Go maps); in
+ * PN, an error ([fn.typeexpr.object.pn]). */
 static const tfx_type *decode_object(decoder *d, const tfx_node *expr, const tfx_node *arg,
                                      const defaults **out)
 {
@@ -336,6 +337,13 @@ static const tfx_type *decode_object(decoder *d, const tfx_node *expr, const tfx
         if (name.s == NULL) {
             type_error(d, &key->range, &expr->range,
                        "Object constructor map keys must be attribute names.");
+            continue;
+        }
+        /* [fn.typeexpr.object.pn] PN: a name given twice is an error,
+         * and the second declaration is not looked at */
+        if (ctx->pn && find_name(names, n, name) >= 0) {
+            type_error(d, &key->range, &expr->range,
+                       "Object constructor map keys must be unique.");
             continue;
         }
         if (aexpr->kind == TFX_NODE_FUNCTION_CALL

@@ -333,9 +333,10 @@ static const tfx_param jsondecode_params[] = {
 };
 
 /* [fn.jsondecode.type] [fn.jsondecode.syntax] [fn.jsondecode.trailing]
- * [fn.jsondecode.duplicate] An unknown string gives dynamic; a known one is
- * decoded (cty's json.ImpliedType, then Unmarshal with that type: one
- * pass here, tfx_json_decode_plain) and the type of the decoded value is
+ * [fn.jsondecode.duplicate] [fn.jsondecode.duplicate.pn] An unknown string
+ * gives dynamic; a known one is decoded (cty's json.ImpliedType, then
+ * Unmarshal with that type: one pass here, tfx_json_decode_plain_profile
+ * under the evaluation's profile) and the type of the decoded value is
  * the return type; a malformed text is the plain error of the decoder.
  * The decoded value is kept for the implementation in the ctx (decoding
  * twice would give the same value). */
@@ -355,7 +356,8 @@ static const tfx_type *jsondecode_type(tfx_ctx *ctx, const tfx_function *fn,
         return tfx_refine_jsondecode_type(ctx, str, err); /* [refine.fn.jsondecode] */
     if (!tfx_value_is_known(str))
         return &tfx_type_dynamic;
-    v = tfx_json_decode_plain(ctx, str->as.string.s, str->as.string.nbytes, &error);
+    v = tfx_json_decode_plain_profile(ctx, str->as.string.s, str->as.string.nbytes, ctx->pn,
+                                      &error);
     if (v == NULL)
         return tfx_fn_error(err, error != NULL ? error : "invalid JSON");
     return v->type;
@@ -375,7 +377,8 @@ static const tfx_value *jsondecode_impl(tfx_ctx *ctx, const tfx_function *fn,
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
     TFX_UNUSED(nargs);
-    v = tfx_json_decode_plain(ctx, str->as.string.s, str->as.string.nbytes, &error);
+    v = tfx_json_decode_plain_profile(ctx, str->as.string.s, str->as.string.nbytes, ctx->pn,
+                                      &error);
     if (v == NULL)
         return tfx_fn_error(err, error != NULL ? error : "invalid JSON");
     return v;

@@ -708,9 +708,9 @@ static const tfx_function fn_setsubtract = {.name = "setsubtract",
 /* ---- setproduct ---- */
 
 /* [fn.setproduct] Marks reach the implementation; unknowns, nulls and
- * values of type dynamic do not. */
+ * values of type dynamic do not; in PN, unknowns do ([fn.setproduct.pn]). */
 static const tfx_param setproduct_sets = {.name = "sets", .type = &tfx_type_dynamic,
-                                          .allow_marked = true};
+                                          .allow_marked = true, .allow_unknown_pn = true};
 
 /* [fn.setproduct.type] At least two arguments; each a set, list or
  * tuple (whose element types must unify); a list of tuples when all are
@@ -785,7 +785,7 @@ static const tfx_value *setproduct_impl(tfx_ctx *ctx, const tfx_function *fn,
 
         sets[i] = tfx_value_unmark(ctx, args[i], &m);
         marks = tfx_marks_union(ctx, marks, m);
-        if (!length_known(sets[i]))
+        if (tfx_value_is_unknown(sets[i]) || !length_known(sets[i]))
             unknown_length = true;
         else if (tfx_value_length(sets[i]) == 0)
             empty = true;

@@ -368,7 +368,20 @@ static bool leap_year(int y)
     return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
 }
 
-/* One of go-cty-yaml's layouts, as Go 1.19's time.Parse reads it:
+/* [fn.yamldecode.timestamp.pn] Go 1.23's time.Parse reads the zone
+ * ±hh:mm of these layouts with getnum: both fields exactly two digits,
+ * and an hour above 24 or a minute above 60 out of range. */
+static bool zone_pn(const char *p, int *hr, int *mm)
+{
+    if (!is_digit(p[1]) || !is_digit(p[2]) || !is_digit(p[4]) || !is_digit(p[5]))
+        return false;
+    *hr = (p[1] - '0') * 10 + (p[2] - '0');
+    *mm = (p[4] - '0') * 10 + (p[5] - '0');
+    return *hr <= 24 && *mm <= 60;
+}
+
+/* One of go-cty-yaml's layouts, as Go 1.19's time.Parse reads it (with
+ * ctx->pn, Go 1.23's: [fn.yamldecode.timestamp.pn]):
  * 0 "2006-1-2T15:4:5.999999999Z07:00", 1 the same with "t",
  * 2 "2006-1-2 15:4:5.999999999" (the space matches a run of spaces),
  * 3 "2006-1-2".  On success *out is the RFC 3339 text Go's Format gives
@@ -418,11 +431,12 @@ static bool parse_layout(tfx_ctx *ctx, const char *s, size_t n, int layout, cons
         p++;
         if (!getnum(&p, end, &sec) || sec >= 60)
             return false;
-        /* .999999999: "." or "," and up to nine digits, optional */
+        /* .999999999: "." or "," and up to nine digits, optional (PN:
+         * any number of digits, those past nine ignored) */
         if (end - p >= 2 && (*p == '.' || *p == ',') && is_digit(p[1])) {
             int i = 0;
 
-            while (i < 9 && p + i + 1 < end && is_digit(p[i + 1]))
+            while ((i < 9 || ctx->pn) && p + i + 1 < end && is_digit(p[i + 1]))
                 i++;
             p += 1 + i;
         }
@@ -436,7 +450,8 @@ static bool parse_layout(tfx_ctx *ctx, const char *s, size_t n, int layout, cons
             } else {
                 if (rest < 6 || p[3] != ':')
                     return false;
-                if (!go_atoi2(p + 1, 2, &hr) || !go_atoi2(p + 4, 2, &mm))
+                if (ctx->pn ? !zone_pn(p, &hr, &mm)
+                            : !go_atoi2(p + 1, 2, &hr) || !go_atoi2(p + 4, 2, &mm))
                     return false;
                 offset = ((long)hr * 60 + mm) * 60;
                 if (*p == '-')

@@ -924,6 +924,7 @@ typedef struct {
     struct leaf_entry *leaves;   /* leaf_value's cache (LEAF_CACHE_SLOTS),
                                     made for the first lazy array; NULL
                                     before and on the general path */
+    bool pn;              /* profile PN's json.ImpliedType (duplicate keys) */
     const char *error;
 } decoder;
 
@@ -951,6 +952,7 @@ static void decoder_init(decoder *d, tfx_ctx *ctx, const char *json, size_t nbyt
     d->tmp = ctx;
     d->general = false;
     d->leaves = NULL;
+    d->pn = false;
     d->error = NULL;
 }
 
@@ -2496,11 +2498,51 @@ const tfx_value *tfx_json_decode_typed(tfx_ctx *ctx, const char *json, size_t nb
  * Plain JSON in: cty's json.ImpliedType and json.Unmarshal
  * ================================================================== */
 
+/* [fn.jsondecode.duplicate.pn] The first member of obj, in document
+ * order, among its first k, whose key an earlier member has (the same
+ * bytes, before NFC) with another implied type; -1 if none.  The members
+ * sorted by key, then position, put each key's members together in
+ * document order; all those before a group's first mismatch have the
+ * type of the group's first member. */
+static long duplicate_mismatch(tfx_ctx *ctx, const jnode *obj, const tfx_type *const *types,
+                               size_t k)
+{
+    jmember *m = tfx_ctx_alloc_array(ctx, k + 1, sizeof(*m));
+    long found = -1;
+    size_t first = 0;
+    size_t i;
+
+    for (i = 0; i < k; i++) {
+        m[i].key = obj->keys[i];
+        m[i].value = obj->items[i];
+        m[i].index = i;
+    }
+    if (k > 1)
+        qsort(m, k, sizeof(*m), member_cmp);
+    for (i = 1; i < k; i++) {
+        if (tfx_str_cmp(m[i].key, m[first].key) != 0) {
+            first = i;
+            continue;
+        }
+        if (tfx_type_equal(types[m[i].index], types[m[first].index]))
+            continue;
+        if (found < 0 || (size_t)found > m[i].index)
+            found = (long)m[i].index;
+        /* the rest of this key's members come later */
+        while (i + 1 < k && tfx_str_cmp(m[i + 1].key, m[first].key) == 0)
+            i++;
+    }
+    return found;
+}
+
 /* The type a JSON value implies (cty's json.ImpliedType): null is
  * dynamic, an array a tuple, an object an object whose names are NFC (a
- * later duplicate key wins, [type.object.names]). */
-static const tfx_type *implied_type(tfx_ctx *ctx, const jnode *n)
+ * later duplicate key wins, [type.object.names]).  With d->pn, a key given
+ * twice with values of other types fails ([fn.jsondecode.duplicate.pn]):
+ * NULL with d->error. */
+static const tfx_type *implied_type(decoder *d, const jnode *n)
 {
+    tfx_ctx *ctx = d->ctx;
     const tfx_type **types;
     tfx_str *names;
     size_t i;
@@ -2515,8 +2557,23 @@ static const tfx_type *implied_type(tfx_ctx *ctx, const jnode *n)
         break;
     }
     types = tfx_ctx_alloc_array(ctx, n->n + 1, sizeof(const tfx_type *));
-    for (i = 0; i < n->n; i++)
-        types[i] = implied_type(ctx, n->items[i]);
+    for (i = 0; i < n->n; i++) {
+        types[i] = implied_type(d, n->items[i]);
+        if (types[i] == NULL)
+            break;
+    }
+    if (d->pn && n->kind == J_OBJECT) {
+        /* upstream checks each key as it reads it, after its value: a
+         * mismatch before the member that failed comes first */
+        long dup = duplicate_mismatch(ctx, n, types, i);
+
+        if (dup >= 0) {
+            fail(d, "duplicate %s property in JSON object", quoted(ctx, n->keys[dup]));
+            return NULL;
+        }
+    }
+    if (i < n->n)
+        return NULL;
     if (n->kind == J_ARRAY)
         return tfx_type_tuple(ctx, types, n->n);
     names = tfx_ctx_alloc_array(ctx, n->n + 1, sizeof(*names));
@@ -2746,11 +2803,19 @@ static const tfx_value *unmarshal(decoder *d, const jnode *n, const tfx_type *t)
  * that type. */
 static const tfx_value *decode_plain_node(decoder *d, const jnode *n)
 {
-    return unmarshal(d, n, implied_type(d->ctx, n));
+    const tfx_type *t = implied_type(d, n);
+
+    return t != NULL ? unmarshal(d, n, t) : NULL;
 }
 
 const tfx_value *tfx_json_decode_plain(tfx_ctx *ctx, const char *json, size_t nbytes,
                                        const char **error)
+{
+    return tfx_json_decode_plain_profile(ctx, json, nbytes, false, error);
+}
+
+const tfx_value *tfx_json_decode_plain_profile(tfx_ctx *ctx, const char *json, size_t nbytes,
+                                               bool pn, const char **error)
 {
     decoder d;
     const jnode *node = parse_json(ctx, json, nbytes, true, json_max_depth(ctx, false), error);
@@ -2759,6 +2824,7 @@ const tfx_value *tfx_json_decode_plain(tfx_ctx *ctx, const char *json, size_t nb
     if (node == NULL)
         return NULL;
     decoder_init(&d, ctx, json, nbytes);
+    d.pn = pn;
     v = decode_plain_node(&d, node);
     if (v == NULL)
         *error = d.error;

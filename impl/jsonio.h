@@ -116,6 +116,13 @@ const char *tfx_json_encode_type(tfx_ctx *ctx, const tfx_type *t, size_t *nbytes
 const tfx_value *tfx_json_decode_plain(tfx_ctx *ctx, const char *json, size_t nbytes,
                                        const char **error);
 
+/* tfx_json_decode_plain under a profile: with pn, cty 1.16.2's
+ * json.ImpliedType, where a key given twice in one object with values of
+ * other implied types is "duplicate \"KEY\" property in JSON object"
+ * ([fn.jsondecode.duplicate.pn]). */
+const tfx_value *tfx_json_decode_plain_profile(tfx_ctx *ctx, const char *json, size_t nbytes,
+                                               bool pn, const char **error);
+
 /* A wholly known value as compact JSON, as cty's json.Marshal(v,
  * v.Type()) writes it (what jsonencode does): object and map members
  * sorted by key, sets as arrays in set order, lists and tuples as

@@ -286,6 +286,43 @@ static void test_reference_jsonencode(void)
 
 /* jsondecode(text) through the Go adapter: the typed encoding of its
  * result, or its error reason. */
+/* jsondecode of a text under profile PN, as jsondecode_n. */
+static const char *jsondecode_pn(const char *text)
+{
+    const char *error = NULL;
+    const tfx_value *v = tfx_json_decode_plain_profile(C, text, strlen(text), true, &error);
+
+    if (v == NULL)
+        return tfx_ctx_printf(C, "error: %s", error);
+    return tfx_json_encode_typed_in(C, v, NULL, &error);
+}
+
+/* [fn.jsondecode.duplicate.pn] a key given twice: values of one implied
+ * type are read as in P14, others fail at the first mismatch in document
+ * order (after an error inside an earlier value's text, not before). */
+static void test_duplicates_pn(void)
+{
+    CHECK_STR(jsondecode_pn("{\"a\":1,\"a\":\"x\"}"),
+              "error: duplicate \"a\" property in JSON object");
+    CHECK_STR(jsondecode_pn("{\"a\":1,\"a\":2}"),
+              "{\"type\":[\"object\",{\"a\":\"number\"}],\"v\":{\"a\":{\"v\":\"2\"}}}");
+    CHECK_STR(jsondecode_pn("{\"a\":1,\"a\":2,\"a\":null}"),
+              "error: duplicate \"a\" property in JSON object");
+    CHECK_STR(jsondecode_pn("{\"b\":true,\"a\":1,\"b\":true,\"a\":[],\"b\":1}"),
+              "error: duplicate \"a\" property in JSON object");
+    CHECK_STR(jsondecode_pn("{\"a\":1,\"a\":\"x\",\"b\":{\"c\":1,\"c\":true}}"),
+              "error: duplicate \"a\" property in JSON object");
+    CHECK_STR(jsondecode_pn("{\"b\":{\"c\":1,\"c\":true},\"a\":1,\"a\":\"x\"}"),
+              "error: duplicate \"c\" property in JSON object");
+    CHECK_STR(jsondecode_pn("[{\"a\":{},\"a\":{}},{\"a\":[1],\"a\":[2]}]"),
+              "{\"type\":[\"tuple\",[[\"object\",{\"a\":[\"object\",{}]}],[\"object\",{\"a\":"
+              "[\"tuple\",[\"number\"]]}]]],\"v\":[{\"v\":{\"a\":{\"v\":{}}}},{\"v\":{\"a\":{\"v\":"
+              "[{\"v\":\"2\"}]}}}]}");
+    /* P14 keeps the last */
+    CHECK_STR(jsondecode("{\"a\":1,\"a\":2,\"a\":\"x\"}"),
+              "{\"type\":[\"object\",{\"a\":\"string\"}],\"v\":{\"a\":{\"v\":\"x\"}}}");
+}
+
 static void test_reference_jsondecode(void)
 {
     CHECK_STR(jsondecode("{\"b\": [1, 2.50, \"x\", null, true], \"a\": {}, \"c\": []}"), "{\"type\":[\"object\",{\"a\":[\"object\",{}],\"b\":[\"tuple\",[\"number\",\"number\",\"string\",\"dynamic\",\"bool\"]],\"c\":[\"tuple\",[]]}],\"v\":{\"a\":{\"v\":{}},\"b\":{\"v\":[{\"v\":\"1\"},{\"v\":\"2.5\"},{\"v\":\"x\"},{\"null\":true},{\"v\":true}]},\"c\":{\"v\":[]}}}");
@@ -1030,6 +1067,7 @@ static void run_all(tfx_ctx *ctx, void *arg)
     test_reference_errors();
     test_reference_jsonencode();
     test_reference_jsondecode();
+    test_duplicates_pn();
     test_typed_details();
     test_vars();
     test_types();
