@@ -1713,6 +1713,7 @@ typedef struct {
     mpz_t n, d, cz, m;
     mpz_t *p;
     size_t np;
+    bool pn;            /* Go 1.23's rules [fn.rsadecrypt.decrypt.pn] */
 } dec_job;
 
 /* Go's decryptPKCS1v15 check of em[0..k): 0x00 0x02, eight or more
@@ -1786,6 +1787,71 @@ static bool nettle_fits(const dec_job *j)
            mpz_probab_prime_p(j->p[1], 2) != 0;
 }
 
+static const char NIL_PANIC[] =
+    "panic in function implementation: runtime error: invalid memory address or nil pointer "
+    "dereference";
+
+/* [fn.rsadecrypt.decrypt.pn] Go 1.23's checks before its decryption
+ * proper, after the size check: the panic of a two-prime key whose q has
+ * no inverse modulo p (its precomputed inverse is nil), an even modulus
+ * (bigmod refuses it), a ciphertext longer than the modulus's 64-bit
+ * words hold (bigmod's setBytes, leading zeros included) or not below
+ * the modulus.  Sets j->message and returns false on failure; j->cz is
+ * the ciphertext's number. */
+static bool go123_checks(dec_job *j)
+{
+    size_t words = (mpz_sizeinbase(j->n, 2) + 63) / 64;
+
+    if (j->np == 2 && mpz_odd_p(j->n)) {
+        mpz_t h;
+        int invertible;
+
+        mpz_init(h);
+        invertible = mpz_invert(h, j->p[1], j->p[0]);
+        mpz_clear(h);
+        if (!invertible) {
+            j->message = NIL_PANIC;
+            return false;
+        }
+    }
+    if (mpz_even_p(j->n) || j->nc > words * 8)
+        return false;
+    return mpz_cmp(j->cz, j->n) < 0;
+}
+
+/* Decrypts with Nettle when nettle_fits(j) and Nettle takes the key:
+ * true when that decided the result (j->ok, j->out: the message itself),
+ * false to go on with Go's steps. */
+static bool nettle_decrypt(dec_job *j, uint8_t *em, size_t k)
+{
+    struct rsa_private_key priv;
+    size_t len = k;
+    bool decided = false;
+
+    if (!nettle_fits(j))
+        return false;
+    rsa_private_key_init(&priv);
+    mpz_set(priv.p, j->p[0]);
+    mpz_set(priv.q, j->p[1]);
+    mpz_sub_ui(priv.a, j->p[0], 1);
+    mpz_fdiv_r(priv.a, j->d, priv.a);
+    mpz_sub_ui(priv.b, j->p[1], 1);
+    mpz_fdiv_r(priv.b, j->d, priv.b);
+    mpz_invert(priv.c, j->p[1], j->p[0]);
+    mpz_set(priv.d, j->d);
+    if (rsa_private_key_prepare(&priv) && priv.size == k) {
+        decided = true;
+        if (rsa_decrypt(&priv, &len, em, j->cz)) {
+            j->out = em;
+            j->nout = len;
+            j->ok = true;
+            j->message = NULL;
+        }
+    }
+    rsa_private_key_clear(&priv);
+    return decided;
+}
+
 static void decrypt_run(tfx_ctx *ctx, void *arg)
 {
     dec_job *j = arg;
@@ -1798,39 +1864,16 @@ static void decrypt_run(tfx_ctx *ctx, void *arg)
         return;
     charge(ctx, mpz_sizeinbase(j->n, 2));
     mpz_import(j->cz, j->nc, 1, 1, 1, 0, j->c);
-    if (mpz_cmp(j->cz, j->n) > 0)
+    if (j->pn ? !go123_checks(j) : mpz_cmp(j->cz, j->n) > 0)
         return;
     em = tfx_ctx_alloc(ctx, k + 1);
-    if (nettle_fits(j)) {
-        struct rsa_private_key priv;
-        size_t len = k;
-
-        rsa_private_key_init(&priv);
-        mpz_set(priv.p, j->p[0]);
-        mpz_set(priv.q, j->p[1]);
-        mpz_sub_ui(priv.a, j->p[0], 1);
-        mpz_fdiv_r(priv.a, j->d, priv.a);
-        mpz_sub_ui(priv.b, j->p[1], 1);
-        mpz_fdiv_r(priv.b, j->d, priv.b);
-        mpz_invert(priv.c, j->p[1], j->p[0]);
-        mpz_set(priv.d, j->d);
-        if (rsa_private_key_prepare(&priv) && priv.size == k) {
-            int ok = rsa_decrypt(&priv, &len, em, j->cz);
-
-            rsa_private_key_clear(&priv);
-            if (ok) {
-                j->out = em;
-                j->nout = len;
-                j->ok = true;
-                j->message = NULL;
-            }
-            return;
-        }
-        rsa_private_key_clear(&priv);
-    }
-    if (!go_crt(j)) {
-        j->message = "panic in function implementation: runtime error: invalid memory address or "
-                     "nil pointer dereference";
+    if (j->pn && j->np > 2) {
+        /* Go 1.23 has no CRT values for more than two primes: c^d mod n */
+        mpz_powm(j->m, j->cz, j->d, j->n);
+    } else if (nettle_decrypt(j, em, k)) {
+        return;
+    } else if (!go_crt(j)) {
+        j->message = NIL_PANIC;
         return;
     }
     mpz_export(em + k - (mpz_sizeinbase(j->m, 2) + 7) / 8, NULL, 1, 1, 1, 0, j->m);
@@ -1856,6 +1899,7 @@ bool tfx_rsakey_decrypt(tfx_ctx *ctx, const tfx_rsakey *key, const uint8_t *c, s
     j.c = c;
     j.nc = nc;
     j.np = key->nprimes;
+    j.pn = ctx->pn;
     j.p = tfx_ctx_alloc_array(ctx, j.np, sizeof *j.p);
     mpz_inits(j.n, j.d, j.cz, j.m, NULL);
     for (size_t i = 0; i < j.np; i++) {

@@ -53,8 +53,9 @@ tfx_rsakey_status tfx_rsakey_parse(tfx_ctx *ctx, const char *pem, size_t n, tfx_
                                    const char **message);
 
 /* [fn.rsadecrypt.decrypt] Go 1.19's rsa.DecryptPKCS1v15 of c[0..nc)
- * with key: true and the plaintext (arena) in *out / *out_n, or false
- * with Go's error text in *message ("crypto/rsa: decryption error"). */
+ * with key (Go 1.23's when ctx->pn: [fn.rsadecrypt.decrypt.pn]): true and
+ * the plaintext (arena) in *out / *out_n, or false with Go's error text
+ * in *message ("crypto/rsa: decryption error"). */
 bool tfx_rsakey_decrypt(tfx_ctx *ctx, const tfx_rsakey *key, const uint8_t *c, size_t nc,
                         uint8_t **out, size_t *out_n, const char **message);
 
