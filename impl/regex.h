@@ -2,7 +2,8 @@
 /*
  * regex.h — regular expressions exactly as Go 1.19's regexp package has
  * them (spec/functions-regex.md, rules re.*): Go's syntax with its Perl
- * flags, its error texts, its Unicode 13.0.0 classes and case folding,
+ * flags, its error texts, its Unicode 13.0.0 classes and case folding
+ * (Go 1.23's Unicode 15.0.0 ones in profile PN: ctx->pn, [re.unicode.pn]),
  * leftmost-first matching with submatches, FindAll's and ReplaceAll's
  * iteration and Expand's templates.
  *

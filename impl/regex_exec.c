@@ -39,6 +39,7 @@ typedef struct {
 } re_inst;
 
 struct tfx_regex {
+    const tfx_regex_unicode *unicode; /* the profile's tables, for folding and names */
     re_inst *inst;
     uint32_t ninst, start;
     size_t ngroups;
@@ -165,6 +166,7 @@ typedef struct {
     tfx_ctx *ctx;
     re_inst *inst;
     uint32_t n, cap;
+    const tfx_regex_unicode *unicode;
 } compiler;
 
 /* A fragment: its entry (0: fails), its dangling exits as a list threaded
@@ -304,7 +306,7 @@ static frag rune_inst(compiler *c, const int32_t *r, uint32_t n, unsigned flags)
     re_inst *in = &c->inst[f.i];
     in->runes = r;
     in->nrunes = n;
-    bool fold = (flags & RE_FOLD_CASE) && n == 1 && tfx_regex_simple_fold(r[0]) != r[0];
+    bool fold = (flags & RE_FOLD_CASE) && n == 1 && tfx_regex_simple_fold(c->unicode, r[0]) != r[0];
     in->fold = fold;
     if (!fold && (n == 1 || (n == 2 && r[0] == r[1])))
         in->op = I_RUNE1;
@@ -459,12 +461,13 @@ tfx_regex *tfx_regex_compile(tfx_ctx *ctx, const char *pattern, size_t nbytes,
     if (!tfx_regex_parse(ctx, pattern, nbytes, &parsed, err))
         return NULL;
     re_node *root = simplify(ctx, parsed.root);
-    compiler c = {ctx, NULL, 0, 0};
+    compiler c = {ctx, NULL, 0, 0, tfx_regex_unicode_of(ctx)};
     (void)new_inst(&c, I_FAIL);
     frag f = compile_tree(&c, root);
     frag m = new_inst(&c, I_MATCH);
     patch(&c, f.head, m.i);
     tfx_regex *re = tfx_ctx_alloc(ctx, sizeof *re);
+    re->unicode = c.unicode;
     re->inst = c.inst;
     re->ninst = c.n;
     re->start = f.i;
@@ -480,6 +483,7 @@ tfx_regex *tfx_regex_syntax(tfx_ctx *ctx, const char *pattern, size_t nbytes,
     if (!tfx_regex_parse(ctx, pattern, nbytes, &parsed, err))
         return NULL;
     tfx_regex *re = tfx_ctx_alloc(ctx, sizeof *re);
+    re->unicode = tfx_regex_unicode_of(ctx);
     re->ngroups = (size_t)parsed.ngroups;
     re->names = parsed.names;
     return re;
@@ -682,14 +686,14 @@ static void add(machine *m, queue *q, uint32_t pc0, size_t pos, long *cap, uint3
     }
 }
 
-static bool match_rune(const re_inst *in, int32_t r)
+static bool match_rune(const tfx_regex_unicode *u, const re_inst *in, int32_t r)
 {
     if (in->nrunes == 1) {
         int32_t r0 = in->runes[0];
         if (r == r0)
             return true;
         if (in->fold)
-            for (int32_t f = tfx_regex_simple_fold(r0); f != r0; f = tfx_regex_simple_fold(f))
+            for (int32_t f = tfx_regex_simple_fold(u, r0); f != r0; f = tfx_regex_simple_fold(u, f))
                 if (f == r)
                     return true;
         return false;
@@ -739,7 +743,7 @@ static void step(machine *m, queue *runq, queue *nextq, size_t pos, size_t next_
             m->matched = true;
             break;
         case I_RUNE:
-            ok = c != END_OF_TEXT && match_rune(in, c);
+            ok = c != END_OF_TEXT && match_rune(m->re->unicode, in, c);
             break;
         case I_RUNE1:
             ok = c == in->runes[0];
@@ -875,8 +879,8 @@ size_t tfx_regex_find_all(tfx_ctx *ctx, const tfx_regex *re, const char *s, size
 
 /* Go's extract: a name or {name} after a "$"; num >= 0 for a number
  * (no leading zero, below 10^8).  Returns false when there is none. */
-static bool extract(const char *t, size_t n, size_t *name_from, size_t *name_to, long *num,
-                    size_t *rest)
+static bool extract(const tfx_regex_unicode *u, const char *t, size_t n, size_t *name_from,
+                    size_t *name_to, long *num, size_t *rest)
 {
     if (n == 0)
         return false;
@@ -892,7 +896,7 @@ static bool extract(const char *t, size_t n, size_t *name_from, size_t *name_to,
         size_t w = tfx_text_decode((const unsigned char *)t + i, n - i, &c);
         if (c < 0)
             c = 0xFFFD;
-        if (c != '_' && !tfx_regex_is_letter_or_digit(c))
+        if (c != '_' && !tfx_regex_is_letter_or_digit(u, c))
             break;
         i += w;
     }
@@ -945,7 +949,7 @@ static void expand(tfx_textbuf *b, const tfx_regex *re, const char *tmpl, size_t
         }
         size_t from, to, rest;
         long num;
-        if (!extract(tmpl + t, n - t, &from, &to, &num, &rest)) {
+        if (!extract(re->unicode, tmpl + t, n - t, &from, &to, &num, &rest)) {
             tfx_textbuf_putc(b, '$');
             continue;
         }

@@ -60,11 +60,19 @@ typedef struct {
 bool tfx_regex_parse(tfx_ctx *ctx, const char *pattern, size_t nbytes, re_parsed *out,
                      tfx_regex_error *err);
 
+/* The Unicode data of one Go's regexp: Go 1.19's, Unicode 13.0.0, in
+ * profile P14 [re.unicode]; Go 1.23's, Unicode 15.0.0, in PN
+ * [re.unicode.pn]. */
+typedef struct tfx_regex_unicode tfx_regex_unicode;
+
+/* The tables of ctx's profile (ctx->pn). */
+const tfx_regex_unicode *tfx_regex_unicode_of(const tfx_ctx *ctx);
+
 /* Go's unicode.SimpleFold: the next code point of r's case folding
  * orbit, r itself when the orbit is {r}. */
-int32_t tfx_regex_simple_fold(int32_t r);
+int32_t tfx_regex_simple_fold(const tfx_regex_unicode *u, int32_t r);
 
 /* Go's unicode.IsLetter(r) || unicode.IsDigit(r). */
-bool tfx_regex_is_letter_or_digit(int32_t r);
+bool tfx_regex_is_letter_or_digit(const tfx_regex_unicode *u, int32_t r);
 
 #endif /* TFX_REGEX_INTERNAL_H */

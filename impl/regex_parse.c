@@ -23,6 +23,7 @@
 
 #include "regex_internal.h"
 #include "regex_tables.h"
+#include "regex_tables_pn.h"
 #include "text.h"
 
 /* Go's ErrorCode texts [re.syntax.errors]. */
@@ -57,6 +58,7 @@
 
 typedef struct {
     tfx_ctx *ctx;
+    const tfx_regex_unicode *u;  /* the profile's tables */
     jmp_buf fail;
     tfx_regex_error *err;
     const char *s;           /* the whole pattern */
@@ -89,29 +91,59 @@ static void fail(parser *p, const char *code, size_t from, size_t to)
 
 /* ---- Unicode data ---- */
 
-int32_t tfx_regex_simple_fold(int32_t r)
+/* One set of generated tables: regex_tables.h's or regex_tables_pn.h's. */
+struct tfx_regex_unicode {
+    const int32_t (*ranges)[2];
+    const regex_table *categories;
+    size_t ncategories;
+    const regex_table *scripts;
+    size_t nscripts;
+    const int32_t (*fold_next)[2];
+    size_t nfold;
+    const char *version;
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* [re.unicode] Go 1.19's unicode package (Unicode 13.0.0). */
+static const tfx_regex_unicode unicode_p14 = {
+    regex_ranges, regex_categories, COUNT(regex_categories), regex_scripts,
+    COUNT(regex_scripts), regex_fold_next, COUNT(regex_fold_next), REGEX_UNICODE_VERSION};
+
+/* [re.unicode.pn] Go 1.23's (Unicode 15.0.0). */
+static const tfx_regex_unicode unicode_pn = {
+    regex_pn_ranges, regex_pn_categories, COUNT(regex_pn_categories), regex_pn_scripts,
+    COUNT(regex_pn_scripts), regex_pn_fold_next, COUNT(regex_pn_fold_next),
+    REGEX_PN_UNICODE_VERSION};
+
+const tfx_regex_unicode *tfx_regex_unicode_of(const tfx_ctx *ctx)
 {
-    size_t lo = 0, hi = sizeof regex_fold_next / sizeof regex_fold_next[0];
+    return ctx->pn ? &unicode_pn : &unicode_p14;
+}
+
+int32_t tfx_regex_simple_fold(const tfx_regex_unicode *u, int32_t r)
+{
+    size_t lo = 0, hi = u->nfold;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (regex_fold_next[mid][0] < r)
+        if (u->fold_next[mid][0] < r)
             lo = mid + 1;
-        else if (regex_fold_next[mid][0] > r)
+        else if (u->fold_next[mid][0] > r)
             hi = mid;
         else
-            return regex_fold_next[mid][1];
+            return u->fold_next[mid][1];
     }
     return r;
 }
 
-static bool in_ranges(int32_t off, int32_t n, int32_t r)
+static bool in_ranges(const tfx_regex_unicode *u, int32_t off, int32_t n, int32_t r)
 {
     int32_t lo = off, hi = off + n;
     while (lo < hi) {
         int32_t mid = lo + (hi - lo) / 2;
-        if (regex_ranges[mid][1] < r)
+        if (u->ranges[mid][1] < r)
             lo = mid + 1;
-        else if (regex_ranges[mid][0] > r)
+        else if (u->ranges[mid][0] > r)
             hi = mid;
         else
             return true;
@@ -141,18 +173,17 @@ static const regex_table *find_table(const regex_table *t, size_t count, const c
     return NULL;
 }
 
-bool tfx_regex_is_letter_or_digit(int32_t r)
+bool tfx_regex_is_letter_or_digit(const tfx_regex_unicode *u, int32_t r)
 {
-    const regex_table *l = find_table(regex_categories,
-                                      sizeof regex_categories / sizeof regex_categories[0], "L", 1);
-    const regex_table *nd = find_table(regex_categories,
-                                       sizeof regex_categories / sizeof regex_categories[0], "Nd", 2);
-    return (l != NULL && in_ranges(l->off, l->n, r)) || (nd != NULL && in_ranges(nd->off, nd->n, r));
+    const regex_table *l = find_table(u->categories, u->ncategories, "L", 1);
+    const regex_table *nd = find_table(u->categories, u->ncategories, "Nd", 2);
+    return (l != NULL && in_ranges(u, l->off, l->n, r)) ||
+           (nd != NULL && in_ranges(u, nd->off, nd->n, r));
 }
 
 const char *tfx_regex_unicode_version(void)
 {
-    return REGEX_UNICODE_VERSION;
+    return unicode_p14.version;
 }
 
 /* ---- Nodes ---- */
@@ -250,7 +281,8 @@ static void cls_folded_range(parser *p, cls *c, int32_t lo, int32_t hi)
         if ((x & 63) == 0)
             tfx_ctx_step(p->ctx);
         cls_range(p, c, x, x);
-        for (int32_t f = tfx_regex_simple_fold(x); f != x; f = tfx_regex_simple_fold(f))
+        for (int32_t f = tfx_regex_simple_fold(p->u, x); f != x;
+             f = tfx_regex_simple_fold(p->u, f))
             cls_range(p, c, f, f);
     }
 }
@@ -310,7 +342,7 @@ static void cls_table(parser *p, cls *c, int32_t off, int32_t n, bool negate)
 {
     int32_t next = 0;
     for (int32_t i = off; i < off + n; i++) {
-        int32_t lo = regex_ranges[i][0], hi = regex_ranges[i][1];
+        int32_t lo = p->u->ranges[i][0], hi = p->u->ranges[i][1];
         if (!negate) {
             cls_range(p, c, lo, hi);
             continue;
@@ -335,12 +367,12 @@ static void negate_class(parser *p, re_node *re)
 
 /* ---- Case folding of literals ---- */
 
-static int32_t min_fold_rune(int32_t r)
+static int32_t min_fold_rune(const tfx_regex_unicode *u, int32_t r)
 {
     if (r < MIN_FOLD || r > MAX_FOLD)
         return r;
     int32_t min = r;
-    for (int32_t f = tfx_regex_simple_fold(r); f != r; f = tfx_regex_simple_fold(f))
+    for (int32_t f = tfx_regex_simple_fold(u, r); f != r; f = tfx_regex_simple_fold(u, f))
         if (f < min)
             min = f;
     return min;
@@ -554,9 +586,10 @@ static re_node *push(parser *p, re_node *re)
         re->flags = p->flags & ~(unsigned)RE_FOLD_CASE;
     } else if (re->op == RE_CLASS &&
                ((re->nrunes == 4 && r[0] == r[1] && r[2] == r[3] &&
-                 tfx_regex_simple_fold(r[0]) == r[2] && tfx_regex_simple_fold(r[2]) == r[0]) ||
-                (re->nrunes == 2 && r[0] + 1 == r[1] && tfx_regex_simple_fold(r[0]) == r[1] &&
-                 tfx_regex_simple_fold(r[1]) == r[0]))) {
+                 tfx_regex_simple_fold(p->u, r[0]) == r[2] &&
+                 tfx_regex_simple_fold(p->u, r[2]) == r[0]) ||
+                (re->nrunes == 2 && r[0] + 1 == r[1] && tfx_regex_simple_fold(p->u, r[0]) == r[1] &&
+                 tfx_regex_simple_fold(p->u, r[1]) == r[0]))) {
         if (maybe_concat(p, r[0], p->flags | RE_FOLD_CASE))
             return NULL;
         re->op = RE_LITERAL;
@@ -575,7 +608,7 @@ static void literal(parser *p, int32_t r)
     re_node *re = new_node(p, RE_LITERAL);
     re->flags = p->flags;
     if (p->flags & RE_FOLD_CASE)
-        r = min_fold_rune(r);
+        r = min_fold_rune(p->u, r);
     node_rune(p, re, r);
     push(p, re);
 }
@@ -1550,12 +1583,9 @@ static bool parse_unicode_class(parser *p, size_t *tp, cls *c)
     if (any) {
         off = n = 0;
     } else {
-        const regex_table *tab = find_table(regex_categories,
-                                            sizeof regex_categories / sizeof regex_categories[0],
-                                            name, nbytes);
+        const regex_table *tab = find_table(p->u->categories, p->u->ncategories, name, nbytes);
         if (tab == NULL)
-            tab = find_table(regex_scripts, sizeof regex_scripts / sizeof regex_scripts[0], name,
-                             nbytes);
+            tab = find_table(p->u->scripts, p->u->nscripts, name, nbytes);
         if (tab == NULL || memchr(name, '\0', nbytes) != NULL)
             fail(p, ERR_INVALID_CHAR_RANGE, u, seq_end);
         off = tab->off;
@@ -1761,6 +1791,7 @@ bool tfx_regex_parse(tfx_ctx *ctx, const char *pattern, size_t nbytes, re_parsed
 {
     parser *p = tfx_ctx_alloc(ctx, sizeof *p);
     p->ctx = ctx;
+    p->u = tfx_regex_unicode_of(ctx);
     p->err = err;
     p->s = pattern;
     p->n = nbytes;

@@ -13,6 +13,8 @@
  * none), matches are FindAllStringSubmatchIndex's offsets, each match's
  * joined by "," and matches by ";" ("-" if none), and replaced is the hex
  * of ReplaceAllString(subject, template).  A limit hit prints "L <why>".
+ * With the argument --pn, the engine runs in profile PN (Go 1.23's
+ * Unicode 15.0.0 tables, [re.unicode.pn]).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,10 +133,16 @@ static void answer(tfx_ctx *ctx, void *arg)
     rq->out = tfx_textbuf_text(&b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     char *line = NULL;
     size_t cap = 0;
+    bool pn = argc == 2 && strcmp(argv[1], "--pn") == 0;
+
+    if (argc > 1 && !pn) {
+        fprintf(stderr, "usage: regexdump [--pn] < requests\n");
+        return 2;
+    }
     while (getline(&line, &cap, stdin) > 0) {
         request rq;
         char *p = line;
@@ -152,6 +160,7 @@ int main(void)
             if (!tfx_ctx_init(&ctx, &lim)) {
                 printf("L init\n");
             } else {
+                ctx.pn = pn;
                 rq.out = NULL;
                 if (tfx_ctx_try(&ctx, answer, &rq))
                     printf("%s\n", rq.out);

@@ -256,6 +256,24 @@ static void test_unicode(tfx_ctx *ctx, void *arg)
     CHECK_STR(find_all("(?i)\\W", "k\xe2\x84\xaa\xc5\xbfs!"), "7,8");
 }
 
+/* [re.unicode.pn] profile PN's tables (Unicode 15.0.0) against P14's:
+ * a letter, a script, a case pair and a $name letter new since 13.0.0. */
+static void test_unicode_pn(tfx_ctx *ctx, void *arg)
+{
+    TFX_UNUSED(arg);
+    CHECK_STR(find_all("\\pL", "\xf0\xb1\x8d\x90"), "-");
+    CHECK_STR(compile("\\p{Vithkuqi}"),
+              "error parsing regexp: invalid character class range: `\\p{Vithkuqi}`");
+    CHECK_STR(find_all("(?i)\\x{10570}", "\xf0\x90\x96\x97"), "-");
+    CHECK_STR(replace_all("(a)", "ab", "[$\xf0\x9e\x93\x90]"), "[$\xf0\x9e\x93\x90]b");
+    ctx->pn = true;
+    CHECK_STR(find_all("\\pL", "\xf0\xb1\x8d\x90"), "0,4");
+    CHECK_STR(find_all("\\p{Vithkuqi}+", "\xf0\x90\x95\xb0\xf0\x90\x96\x97"), "0,8");
+    CHECK_STR(find_all("(?i)\\x{10570}", "\xf0\x90\x96\x97"), "0,4");
+    CHECK_STR(replace_all("(a)", "ab", "[$\xf0\x9e\x93\x90]"), "[]b");
+    ctx->pn = false;
+}
+
 static const tfx_value *S(const char *s)
 {
     return tfx_value_string(C, s, strlen(s));
@@ -354,6 +372,7 @@ int main(void)
     CHECK(run("matching", test_matching));
     CHECK(run("replace", test_replace));
     CHECK(run("unicode", test_unicode));
+    CHECK(run("unicode PN", test_unicode_pn));
     CHECK(run("functions", test_functions));
     limited(long_match, 100000, "Evaluation step limit exceeded");
     limited(huge_fold, 100000, "Evaluation step limit exceeded");
