@@ -175,7 +175,8 @@ static void charge_digits(formatter *f, const tfx_num *x, char verb, long prec)
 }
 
 /* [fn.format.width] cty's formatPadWidth: pads text to the verb's width
- * counted in grapheme clusters, with '0' under the 0 flag, on the right
+ * counted in grapheme clusters (the profile's, [fn.strings.graphemes.pn]),
+ * with '0' under the 0 flag, on the right
  * under the - flag (so %-05s pads zeros on the right). */
 static bool emit_padded(formatter *f, const fmt_verb *v, const char *text, size_t n)
 {
@@ -185,7 +186,7 @@ static bool emit_padded(formatter *f, const fmt_verb *v, const char *text, size_
         emit(f, text, n);
         return true;
     }
-    given = tfx_text_count_graphemes((const unsigned char *)text, n);
+    given = tfx_text_count_graphemes_profile((const unsigned char *)text, n, f->ctx->pn);
     if ((uint64_t)given >= (uint64_t)v->width) {
         emit(f, text, n);
         return true;
@@ -513,7 +514,8 @@ static bool format_string(formatter *f, const fmt_verb *v, const tfx_value *arg)
         size_t pos = 0;
 
         for (int64_t i = 0; i < v->prec && pos < n; i++)
-            pos += tfx_text_grapheme_len((const unsigned char *)s + pos, n - pos);
+            pos += tfx_text_grapheme_len_profile((const unsigned char *)s + pos, n - pos,
+                                                 f->ctx->pn);
         n = pos;
     }
     if (v->mode == 'q') {

@@ -256,8 +256,9 @@ static size_t columns(const hw_token *items, size_t from, size_t n)
     size_t cols = 0;
 
     for (size_t i = from; i < from + n; i++)
-        cols += items[i].spaces
-                + tfx_text_count_graphemes((const unsigned char *)items[i].text, items[i].nbytes);
+        cols += items[i].spaces /* profile PN's clusters [fn.strings.graphemes.pn] */
+                + tfx_text_count_graphemes_profile((const unsigned char *)items[i].text,
+                                                   items[i].nbytes, true);
     return cols;
 }
 

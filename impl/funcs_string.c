@@ -67,13 +67,14 @@ static const tfx_value *lower_impl(tfx_ctx *ctx, const tfx_function *fn, const t
 }
 
 /* [fn.length.string] cty's Strlen: the number of extended grapheme
- * clusters of the (NFC) string. */
+ * clusters of the (NFC) string (the profile's: [fn.strings.graphemes.pn]). */
 static const tfx_value *strlen_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
                                     const tfx_value *const *args, size_t nargs,
                                     tfx_func_error *err)
 {
     const tfx_str s = args[0]->as.string;
-    size_t ngraphemes = tfx_text_count_graphemes((const unsigned char *)s.s, s.nbytes);
+    size_t ngraphemes =
+        tfx_text_count_graphemes_profile((const unsigned char *)s.s, s.nbytes, ctx->pn);
 
     TFX_UNUSED(fn);
     TFX_UNUSED(ret);
@@ -389,7 +390,8 @@ static const tfx_value *split_impl(tfx_ctx *ctx, const tfx_function *fn, const t
 
 /* ---- strrev ---- */
 
-/* [fn.strrev.result] The grapheme clusters of str in reverse order. */
+/* [fn.strrev.result] The grapheme clusters of str in reverse order
+ * (the profile's clusters: [fn.strings.graphemes.pn]). */
 static const tfx_value *strrev_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
                                     const tfx_value *const *args, size_t nargs,
                                     tfx_func_error *err)
@@ -405,7 +407,7 @@ static const tfx_value *strrev_impl(tfx_ctx *ctx, const tfx_function *fn, const 
     TFX_UNUSED(nargs);
     TFX_UNUSED(err);
     while (i < s.nbytes) {
-        size_t len = tfx_text_grapheme_len(us + i, s.nbytes - i);
+        size_t len = tfx_text_grapheme_len_profile(us + i, s.nbytes - i, ctx->pn);
 
         pos -= len;
         memcpy(out + pos, s.s + i, len);
@@ -422,7 +424,8 @@ static const tfx_param substr_params[] = {
     {.name = "length", .type = &tfx_type_number, .allow_dynamic = true},
 };
 
-/* [fn.substr.int] [fn.substr.offset] [fn.substr.length] cty's SubstrFunc,
+/* [fn.substr.int] [fn.substr.offset] [fn.substr.length]
+ * [fn.strings.graphemes.pn] cty's SubstrFunc,
  * step by step (its quirks included: a length of 0 gives "" only when
  * the offset is not negative). */
 static const tfx_value *substr_impl(tfx_ctx *ctx, const tfx_function *fn, const tfx_type *ret,
@@ -443,19 +446,20 @@ static const tfx_value *substr_impl(tfx_ctx *ctx, const tfx_function *fn, const 
     if (!go_int(args[1], &offset, err) || !go_int(args[2], &length, err))
         return NULL;
     if (offset < 0)
-        offset += (int64_t)tfx_text_count_graphemes(us, s.nbytes);
+        offset += (int64_t)tfx_text_count_graphemes_profile(us, s.nbytes, ctx->pn);
     else if (length == 0)
         return tfx_value_string_raw(ctx, "", 0);
     if (offset > 0) {
-        start = tfx_text_skip_graphemes(us, s.nbytes, (size_t)offset, &taken);
+        start = tfx_text_skip_graphemes_profile(us, s.nbytes, (size_t)offset, &taken, ctx->pn);
         if (taken < (size_t)offset)
             return tfx_value_string_raw(ctx, "", 0);
     }
     if (length < 0)
         return new_string(ctx, s.s + start, s.nbytes - start);
     /* a length of 0 here (a negative offset) takes every cluster left */
-    end = start + tfx_text_skip_graphemes(us + start, s.nbytes - start,
-                                          length == 0 ? SIZE_MAX : (size_t)length, &taken);
+    end = start + tfx_text_skip_graphemes_profile(us + start, s.nbytes - start,
+                                                  length == 0 ? SIZE_MAX : (size_t)length, &taken,
+                                                  ctx->pn);
     return new_string(ctx, s.s + start, end - start);
 }
 

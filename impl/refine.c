@@ -260,7 +260,7 @@ size_t tfx_refine_safe_prefix(const char *s, size_t n)
     if (n == 0)
         return 0;
     while (at < n) {
-        size_t len = tfx_text_grapheme_len(u + at, n - at);
+        size_t len = tfx_text_grapheme_len_profile(u + at, n - at, true); /* PN's clusters */
 
         if (len == 0)
             break;
@@ -480,7 +480,8 @@ static const tfx_value *strlen_result(tfx_ctx *ctx, const tfx_value *arg,
     if (arg->type->kind != TFX_TYPE_STRING || !tfx_value_is_unknown(arg))
         return tfx_value_refine_not_null(ctx, result);
     if (ar != NULL)
-        n = tfx_text_count_graphemes((const unsigned char *)ar->prefix.s, ar->prefix.nbytes);
+        n = tfx_text_count_graphemes_profile((const unsigned char *)ar->prefix.s,
+                                             ar->prefix.nbytes, true);
     tfx_refinement_init(&r);
     r.not_null = true;
     r.lower = tfx_num_from_int64(ctx->arena, (int64_t)n);

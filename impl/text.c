@@ -94,7 +94,10 @@ static bool in_ranges(const int32_t (*table)[2], size_t n, int32_t cp)
 }
 
 /* A code point that utf8proc's segmentation treats as go-textseg v13
- * (Unicode 13.0.0 data) treats cp, for utf8proc_grapheme_break_stateful:
+ * (Unicode 13.0.0 data) treats cp, for utf8proc_grapheme_break_stateful
+ * (with pn, as go-textseg v15 does, [fn.strings.graphemes.pn]: its
+ * Unicode 15.0.0 data is utf8proc's own but for the first and third
+ * points below, so only those apply):
  *  - U+FFFD never joins a cluster, before or after (upstream's segmenter
  *    does not know it), and the reserved code points that Unicode 13
  *    gives Grapheme_Cluster_Break=Control (U+2065, U+FFF0..U+FFF8, and
@@ -107,17 +110,17 @@ static bool in_ranges(const int32_t (*table)[2], size_t n, int32_t cp)
  *  - U+11720 and U+11721, SpacingMark in Unicode 13 (Other in later
  *    data), as U+0903;
  *  - any other code point as itself. */
-static int32_t textseg13_cp(int32_t cp)
+static int32_t textseg_cp(int32_t cp, bool pn)
 {
     if (cp == 0xFFFD || cp == 0x2065 || (cp >= 0xFFF0 && cp <= 0xFFF8) || cp == 0xE0000
         || (cp >= 0xE0002 && cp <= 0xE001F) || (cp >= 0xE0080 && cp <= 0xE00FF)
         || (cp >= 0xE01F0 && cp <= 0xE0FFF))
         return 0x0001;
-    if ((newer_than_go_tables(cp) || (cp >= 0x0890 && cp <= 0x0891)
-         || (cp >= 0x13439 && cp <= 0x1343F))
+    if (!pn && (newer_than_go_tables(cp) || (cp >= 0x0890 && cp <= 0x0891)
+                || (cp >= 0x13439 && cp <= 0x1343F))
         && utf8proc_get_property(cp)->boundclass != UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC)
         return 0x0041;
-    if (cp == 0x11720 || cp == 0x11721)
+    if (!pn && (cp == 0x11720 || cp == 0x11721))
         return 0x0903;
     if (cp >= 0x1F000
         && in_ranges(reserved_pictographic, sizeof(reserved_pictographic)
@@ -126,18 +129,19 @@ static int32_t textseg13_cp(int32_t cp)
     return cp;
 }
 
-/* The Grapheme_Cluster_Break class of cp as go-textseg v13 sees it. */
-static int textseg13_class(int32_t cp)
+/* The Grapheme_Cluster_Break class of cp as go-textseg v13 (pn: v15)
+ * sees it. */
+static int textseg_class(int32_t cp, bool pn)
 {
-    return utf8proc_get_property(textseg13_cp(cp))->boundclass;
+    return utf8proc_get_property(textseg_cp(cp, pn))->boundclass;
 }
 
 /* Whether a cluster whose first code point after any Prepend ones has
  * class bc lets "ZWJ Extended_Pictographic" continue it after any
- * Extend, SpacingMark and ZWJ code points.  go-textseg v13 does so for a
+ * Extend, SpacingMark and ZWJ code points.  go-textseg (v13, v15) does so for a
  * Hangul syllable, a regional indicator and a pictograph; Unicode's GB11
  * only for a pictograph followed by Extend code points and one ZWJ. */
-static bool textseg13_zwj_core(int bc)
+static bool textseg_zwj_core(int bc)
 {
     switch (bc) {
     case UTF8PROC_BOUNDCLASS_L: case UTF8PROC_BOUNDCLASS_V: case UTF8PROC_BOUNDCLASS_T:
@@ -151,6 +155,11 @@ static bool textseg13_zwj_core(int bc)
 }
 
 size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
+{
+    return tfx_text_grapheme_len_profile(s, n, false);
+}
+
+size_t tfx_text_grapheme_len_profile(const unsigned char *s, size_t n, bool pn)
 {
     utf8proc_int32_t state = 0;
     int32_t prev;
@@ -171,9 +180,9 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
 
         return loose > 0 ? loose : 1;
     }
-    prev_class = textseg13_class(prev);
+    prev_class = textseg_class(prev, pn);
     core_seen = prev_class != UTF8PROC_BOUNDCLASS_PREPEND;
-    zwj_core = textseg13_zwj_core(prev_class);
+    zwj_core = textseg_zwj_core(prev_class);
     while (i < n) {
         int32_t cp;
         size_t len = tfx_text_decode(s + i, n - i, &cp);
@@ -181,14 +190,14 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
 
         if (cp < 0)
             break;
-        cp_class = textseg13_class(cp);
-        if (utf8proc_grapheme_break_stateful(textseg13_cp(prev), textseg13_cp(cp), &state)
+        cp_class = textseg_class(cp, pn);
+        if (utf8proc_grapheme_break_stateful(textseg_cp(prev, pn), textseg_cp(cp, pn), &state)
             && !(zwj_core && prev_class == UTF8PROC_BOUNDCLASS_ZWJ
                  && cp_class == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC))
             break;
         if (!core_seen && cp_class != UTF8PROC_BOUNDCLASS_PREPEND) {
             core_seen = true;
-            zwj_core = textseg13_zwj_core(cp_class);
+            zwj_core = textseg_zwj_core(cp_class);
         }
         prev = cp;
         prev_class = cp_class;
@@ -219,20 +228,22 @@ static size_t skip_ascii_graphemes(const unsigned char *s, size_t n, size_t k, s
     return i;
 }
 
-size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken)
+size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken,
+                                        bool pn)
 {
     size_t i = 0;
     size_t count = 0;
 
     while (count < k && i < n) {
-        i += tfx_text_grapheme_len(s + i, n - i);
+        i += tfx_text_grapheme_len_profile(s + i, n - i, pn);
         count++;
     }
     *taken = count;
     return i;
 }
 
-size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken)
+size_t tfx_text_skip_graphemes_profile(const unsigned char *s, size_t n, size_t k, size_t *taken,
+                                       bool pn)
 {
     size_t i = 0;
     size_t count = 0;
@@ -243,7 +254,7 @@ size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_
         i += skip_ascii_graphemes(s + i, n - i, k - count, &run);
         count += run;
         if (count < k && i < n) {
-            i += tfx_text_grapheme_len(s + i, n - i);
+            i += tfx_text_grapheme_len_profile(s + i, n - i, pn);
             count++;
         }
     }
@@ -251,12 +262,22 @@ size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_
     return i;
 }
 
-size_t tfx_text_count_graphemes(const unsigned char *s, size_t n)
+size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken)
+{
+    return tfx_text_skip_graphemes_profile(s, n, k, taken, false);
+}
+
+size_t tfx_text_count_graphemes_profile(const unsigned char *s, size_t n, bool pn)
 {
     size_t count = 0;
 
-    (void)tfx_text_skip_graphemes(s, n, SIZE_MAX, &count);
+    (void)tfx_text_skip_graphemes_profile(s, n, SIZE_MAX, &count, pn);
     return count;
+}
+
+size_t tfx_text_count_graphemes(const unsigned char *s, size_t n)
+{
+    return tfx_text_count_graphemes_profile(s, n, false);
 }
 
 bool tfx_text_is_space(int32_t cp)

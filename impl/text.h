@@ -36,9 +36,18 @@ size_t tfx_text_count_graphemes(const unsigned char *s, size_t n);
 /* The bytes of the first k grapheme clusters of s[0..n) (all of them
  * when there are fewer); *taken gets how many clusters that is.  With a
  * fast path for ASCII text; tfx_text_skip_graphemes_general takes every
- * cluster through tfx_text_grapheme_len (for the tests). */
+ * cluster through tfx_text_grapheme_len_profile (for the tests). */
 size_t tfx_text_skip_graphemes(const unsigned char *s, size_t n, size_t k, size_t *taken);
-size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken);
+size_t tfx_text_skip_graphemes_general(const unsigned char *s, size_t n, size_t k, size_t *taken,
+                                        bool pn);
+
+/* The three above under a profile: with pn, the clusters of go-textseg
+ * v15 (Unicode 15.0.0, profile PN: [fn.strings.graphemes.pn]) instead of
+ * v13's (P14; the functions above are these with pn false). */
+size_t tfx_text_grapheme_len_profile(const unsigned char *s, size_t n, bool pn);
+size_t tfx_text_count_graphemes_profile(const unsigned char *s, size_t n, bool pn);
+size_t tfx_text_skip_graphemes_profile(const unsigned char *s, size_t n, size_t k, size_t *taken,
+                                       bool pn);
 
 /* Go's unicode.IsSpace: the Unicode White_Space property. */
 bool tfx_text_is_space(int32_t cp);

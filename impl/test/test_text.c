@@ -145,9 +145,10 @@ static void test_map_case_fast_path(void)
     tfx_arena_free(a);
 }
 
-/* tfx_text_skip_graphemes (with its ASCII fast path) equals
+/* tfx_text_skip_graphemes_profile (with its ASCII fast path) equals
  * tfx_text_skip_graphemes_general for random counts on random text, CR
- * LF pairs and ASCII next to marks included ([fn.strings.graphemes]). */
+ * LF pairs and ASCII next to marks included, in both profiles
+ * ([fn.strings.graphemes], [fn.strings.graphemes.pn]). */
 static void test_graphemes_fast_path(void)
 {
     int same = 0;
@@ -166,8 +167,8 @@ static void test_graphemes_fast_path(void)
         for (size_t j = 0; j < n; j++)
             if ((unsigned char)buf[j] < 0x80 && rng() % 4 == 0)
                 buf[j] = (rng() % 2 == 0) ? '\r' : '\n';
-        fast = tfx_text_skip_graphemes((const unsigned char *)buf, n, k, &tfast);
-        gen = tfx_text_skip_graphemes_general((const unsigned char *)buf, n, k, &tgen);
+        fast = tfx_text_skip_graphemes_profile((const unsigned char *)buf, n, k, &tfast, i % 2);
+        gen = tfx_text_skip_graphemes_general((const unsigned char *)buf, n, k, &tgen, i % 2);
         if (fast == gen && tfast == tgen)
             same++;
         else
@@ -176,6 +177,10 @@ static void test_graphemes_fast_path(void)
     CHECK(same == 40000);
     CHECK(tfx_text_count_graphemes((const unsigned char *)"a\r\nb\r", 5) == 4);
     CHECK(tfx_text_count_graphemes((const unsigned char *)"e\xCC\x81\r\n\xCC\x81", 7) == 3);
+    /* U+0898, a mark of Unicode 14: a cluster of its own in P14, part of
+     * the one before it in PN */
+    CHECK(tfx_text_count_graphemes((const unsigned char *)"a\xE0\xA2\x98", 4) == 2);
+    CHECK(tfx_text_count_graphemes_profile((const unsigned char *)"a\xE0\xA2\x98", 4, true) == 1);
 }
 
 int main(void)
