@@ -255,10 +255,17 @@ static void element_at(tfx_ev *ev, const tfx_value *coll, size_t i, bool want_ke
 }
 
 /* A set of strings (the keys an object `for` has produced), for the
- * duplicate check: open addressing over indices into `keys`. */
+ * duplicate check: open addressing over indices into `keys`.  Each slot
+ * keeps its key's hash, so that a probe looks at another key's bytes only
+ * when the hashes agree, and growing reads no key. */
+typedef struct {
+    size_t index1;     /* index + 1; 0 is empty */
+    size_t hash;       /* hash_str of keys[index] */
+} key_slot;
+
 typedef struct {
     const tfx_str *keys;
-    size_t *slots;     /* index + 1; 0 is empty */
+    key_slot *slots;
     size_t nslots;     /* a power of two */
     size_t n;
 } key_set;
@@ -278,16 +285,16 @@ static size_t hash_str(tfx_str s)
 static void key_set_grow(tfx_ctx *ctx, key_set *set)
 {
     size_t nslots = set->nslots < 16 ? 16 : set->nslots * 2;
-    size_t *slots = tfx_ctx_alloc_array(ctx, nslots, sizeof(size_t));
+    key_slot *slots = tfx_ctx_alloc_array(ctx, nslots, sizeof(key_slot));
     size_t i;
 
     for (i = 0; i < set->nslots; i++) {
         size_t j;
 
-        if (set->slots[i] == 0)
+        if (set->slots[i].index1 == 0)
             continue;
-        j = hash_str(set->keys[set->slots[i] - 1]) & (nslots - 1);
-        while (slots[j] != 0)
+        j = set->slots[i].hash & (nslots - 1);
+        while (slots[j].index1 != 0)
             j = (j + 1) & (nslots - 1);
         slots[j] = set->slots[i];
     }
@@ -300,17 +307,21 @@ static void key_set_grow(tfx_ctx *ctx, key_set *set)
 static size_t key_set_find(tfx_ctx *ctx, key_set *set, size_t index)
 {
     tfx_str key = set->keys[index];
+    size_t hash = hash_str(key);
     size_t j;
 
     if ((set->n + 1) * 2 > set->nslots)
         key_set_grow(ctx, set);
-    j = hash_str(key) & (set->nslots - 1);
-    while (set->slots[j] != 0) {
-        if (tfx_str_cmp(set->keys[set->slots[j] - 1], key) == 0)
-            return set->slots[j] - 1;
+    j = hash & (set->nslots - 1);
+    while (set->slots[j].index1 != 0) {
+        const key_slot *e = &set->slots[j];
+
+        if (e->hash == hash && tfx_str_cmp(set->keys[e->index1 - 1], key) == 0)
+            return e->index1 - 1;
         j = (j + 1) & (set->nslots - 1);
     }
-    set->slots[j] = index + 1;
+    set->slots[j].index1 = index + 1;
+    set->slots[j].hash = hash;
     set->n++;
     return index;
 }
@@ -500,8 +511,7 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     size_t *group = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
     const tfx_value **laid;
     size_t *first;
-    size_t *start;
-    size_t *fill;
+    size_t *end;
     size_t *order;
     tfx_str *gnames;
     tfx_str *sorted;
@@ -524,19 +534,23 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     for (size_t i = 0, g = 0; i < count && g < ngroups; i++)
         if (group[i] == g)
             first[g++] = i;
-    /* start[g]: where group g's values begin in laid */
-    laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
-    start = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
-    fill = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
+    /* end[g]: group g's size, then where its values begin in laid, then
+     * (once they are laid out) where they end, which is where group
+     * g + 1's begin */
+    end = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
     for (size_t i = 0; i < count; i++)
-        start[group[i] + 1]++;
-    for (size_t g = 0; g < ngroups; g++) {
-        if (start[g + 1] > largest)
-            largest = start[g + 1];
-        start[g + 1] += start[g];
+        end[group[i]]++;
+    for (size_t g = 0, at = 0; g < ngroups; g++) {
+        size_t size = end[g];
+
+        if (size > largest)
+            largest = size;
+        end[g] = at;
+        at += size;
     }
+    laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
     for (size_t i = 0; i < count; i++)
-        laid[start[group[i]] + fill[group[i]]++] = vals[i];
+        laid[end[group[i]]++] = vals[i];
     gnames = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
     sorted = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
     gvals = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(const tfx_value *));
@@ -546,8 +560,11 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     tfx_str_sort_order(ctx, gnames, order, ngroups);
     uniform_tuples_init(ctx, &u, vals, count, largest);
     for (size_t g = 0; g < ngroups; g++) {
-        sorted[g] = gnames[order[g]];
-        gvals[g] = group_tuple(ctx, &u, laid + start[order[g]], fill[order[g]]);
+        size_t k = order[g];
+        size_t begin = k > 0 ? end[k - 1] : 0;
+
+        sorted[g] = gnames[k];
+        gvals[g] = group_tuple(ctx, &u, laid + begin, end[k] - begin);
     }
     return tfx_value_object_sorted(ctx, sorted, gvals, ngroups);
 }
