@@ -1776,7 +1776,7 @@ static bool text_is(const jparser *p, size_t *at, const char *lit)
 }
 
 static const tfx_value *collection_value(decoder *d, const tfx_type *ty, const tfx_value **items,
-                                         size_t n, const jpath *path);
+                                         size_t n, bool one_type, const jpath *path);
 static const tfx_value *object_value(decoder *d, const tfx_type *ty, const tfx_value **vals);
 static bool decode_direct(decoder *d, const jparser *p, size_t *at, const tfx_type *ty,
                           const jpath *path, const tfx_value **out);
@@ -1902,7 +1902,7 @@ static bool direct_collection(decoder *d, const jparser *p, size_t *at, const tf
             return false;
         n++;
     }
-    *out = collection_value(d, ty, items, n, path);
+    *out = collection_value(d, ty, items, n, false, path);
     return *out != NULL;
 }
 
@@ -1997,12 +1997,22 @@ static bool decode_element_direct(decoder *d, jparser *p, const tfx_type *ty, co
     return true;
 }
 
+/* [value.list] Keeps *one_type true while items[i] has the type of
+ * items[0] by address: checked as each item is made, while it is in the
+ * cache, rather than by a later pass over every item (same_types). */
+static void note_type(const tfx_value **items, size_t i, bool *one_type)
+{
+    if (items[i]->type != items[0]->type)
+        *one_type = false;
+}
+
 /* Decodes the elements of a lazy array (jnode.lazy) into items, reading
- * them one at a time from the text into scratch nodes.  The text was
+ * them one at a time from the text into scratch nodes; *one_type tells
+ * whether they all have the type of the first by address (note_type).  The text was
  * checked by the parse that made raw, so reading it again gives the same
  * elements as a kept array holds (only memory can run out). */
 static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
-                              const jpath *path, const tfx_value **items)
+                              const jpath *path, const tfx_value **items, bool *one_type)
 {
     bool tuple = ty->kind == TFX_TYPE_TUPLE;
     scratch_box *box = tfx_ctx_alloc(d->ctx, sizeof(*box));
@@ -2044,8 +2054,10 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
         d->tmp = &scratch;
         direct = !d->general && decode_element_direct(d, &p, elem, &child, &items[i]);
         d->tmp = outer;
-        if (direct)
+        if (direct) {
+            note_type(items, i, one_type);
             continue;
+        }
         p.ctx = &scratch;
         job.p = &p;
         job.node = NULL;
@@ -2060,6 +2072,8 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
         items[i] = decode_child(d, job.node, elem, &child);
         d->tmp = outer;
         ok = items[i] != NULL;
+        if (ok)
+            note_type(items, i, one_type);
     }
     scratch_free(box);
     return ok;
@@ -2068,7 +2082,7 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
 /* A list, set or tuple payload: a JSON array of nodes; want is the
  * number of elements of a tuple type ((size_t)-1: any). */
 static const tfx_value **decode_array(decoder *d, const jnode *raw, const tfx_type *ty,
-                                      const jpath *path)
+                                      const jpath *path, bool *one_type)
 {
     bool tuple = ty->kind == TFX_TYPE_TUPLE;
     const tfx_value **items;
@@ -2085,8 +2099,9 @@ static const tfx_value **decode_array(decoder *d, const jnode *raw, const tfx_ty
     }
     /* The constructors copy the array: it is needed only meanwhile. */
     items = tfx_ctx_alloc_array(d->tmp, raw->n + 1, sizeof(const tfx_value *));
+    *one_type = raw->lazy;
     if (raw->lazy)
-        return decode_lazy_items(d, raw, ty, path, items) ? items : NULL;
+        return decode_lazy_items(d, raw, ty, path, items, one_type) ? items : NULL;
     for (i = 0; i < raw->n; i++) {
         jpath child = jpath_child(path, '[', i, (tfx_str){"", 0});
 
@@ -2117,16 +2132,28 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem, const tfx_v
     return tfx_value_mark(ctx, tfx_value_set(ctx, elem, items, n), marks);
 }
 
-/* The list or set of type ty of the decoded items[0..n). */
+/* [value.list] The element type of a collection of the decoded
+ * items[0..n), n >= 1, or NULL (same_types's error).  Fast path: when
+ * every item has the type of items[0] by address (one_type, note_type's),
+ * same_types would find each of them the same type as items[0]'s and
+ * return that type; it is returned without the pass over the items. */
+static const tfx_type *items_type(decoder *d, const tfx_value *const *items, size_t n,
+                                  bool one_type, const jpath *path)
+{
+    return one_type && !d->general ? items[0]->type : same_types(d, items, n, path);
+}
+
+/* The list or set of type ty of the decoded items[0..n); one_type as
+ * items_type's. */
 static const tfx_value *collection_value(decoder *d, const tfx_type *ty, const tfx_value **items,
-                                         size_t n, const jpath *path)
+                                         size_t n, bool one_type, const jpath *path)
 {
     const tfx_type *elem;
 
     if (n == 0)
         return ty->kind == TFX_TYPE_LIST ? tfx_value_list(d->ctx, ty->elem, NULL, 0)
                                          : tfx_value_set(d->ctx, ty->elem, NULL, 0);
-    elem = same_types(d, items, n, path);
+    elem = items_type(d, items, n, one_type, path);
     if (elem == NULL)
         return NULL;
     if (ty->kind == TFX_TYPE_LIST && same_type(elem, ty->elem))
@@ -2139,11 +2166,12 @@ static const tfx_value *collection_value(decoder *d, const tfx_type *ty, const t
 static const tfx_value *decode_collection(decoder *d, const jnode *raw, const tfx_type *ty,
                                           const jpath *path)
 {
-    const tfx_value **items = decode_array(d, raw, ty, path);
+    bool one_type;
+    const tfx_value **items = decode_array(d, raw, ty, path, &one_type);
 
     if (items == NULL)
         return NULL;
-    return collection_value(d, ty, items, raw->n, path);
+    return collection_value(d, ty, items, raw->n, one_type, path);
 }
 
 static const tfx_value *decode_map(decoder *d, const jnode *raw, const tfx_type *ty,
@@ -2241,6 +2269,7 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
                                        const jpath *path)
 {
     const tfx_value **items;
+    bool one_type;
 
     switch (ty->kind) {
     case TFX_TYPE_DYNAMIC:
@@ -2273,7 +2302,7 @@ static const tfx_value *decode_payload(decoder *d, const jnode *raw, const tfx_t
     case TFX_TYPE_SET:
         return decode_collection(d, raw, ty, path);
     case TFX_TYPE_TUPLE:
-        items = decode_array(d, raw, ty, path);
+        items = decode_array(d, raw, ty, path, &one_type);
         return items == NULL ? NULL : tfx_value_tuple(d->ctx, items, raw->n);
     case TFX_TYPE_MAP:
         return decode_map(d, raw, ty, path);

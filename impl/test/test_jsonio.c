@@ -1056,6 +1056,22 @@ static void test_fast_paths(void)
             decoded++;
     }
     CHECK(decoded >= 100 && refused >= 100);
+    /* long lists of dynamic elements, each with a type of its own: one
+     * type (items_type's fast path) or two (same_types's error) */
+    for (int round = 0; round < 40; round++) {
+        tfx_textbuf t;
+        size_t n = 17 + lazy_rnd(30);
+        size_t odd = round % 2 == 0 ? n : lazy_rnd((uint32_t)n);
+
+        tfx_textbuf_init(&t, C);
+        tfx_textbuf_puts(&t, "{\"v\":{\"type\":[\"list\",\"dynamic\"],\"v\":[");
+        for (size_t i = 0; i < n; i++)
+            tfx_textbuf_printf(&t, "%s{\"type\":\"%s\",\"v\":\"%u\"}", i > 0 ? "," : "",
+                               i == odd ? "number" : "string", (unsigned)lazy_rnd(5));
+        tfx_textbuf_puts(&t, "]}}");
+        CHECK_STR(vars_outcome(tfx_textbuf_text(&t), true, false),
+                  vars_outcome(tfx_textbuf_text(&t), true, true));
+    }
 }
 
 static void run_all(tfx_ctx *ctx, void *arg)
