@@ -303,11 +303,10 @@ static void key_set_grow(tfx_ctx *ctx, key_set *set)
 }
 
 /* The index of the key in the set equal to keys[index]; when there is
- * none, adds keys[index] and returns index. */
-static size_t key_set_find(tfx_ctx *ctx, key_set *set, size_t index)
+ * none, adds keys[index] and returns index.  hash is hash_str(keys[index]). */
+static size_t key_set_find_hashed(tfx_ctx *ctx, key_set *set, size_t index, size_t hash)
 {
     tfx_str key = set->keys[index];
-    size_t hash = hash_str(key);
     size_t j;
 
     if ((set->n + 1) * 2 > set->nslots)
@@ -324,6 +323,26 @@ static size_t key_set_find(tfx_ctx *ctx, key_set *set, size_t index)
     set->slots[j].hash = hash;
     set->n++;
     return index;
+}
+
+/* The same, hashing keys[index] itself. */
+static size_t key_set_find(tfx_ctx *ctx, key_set *set, size_t index)
+{
+    return key_set_find_hashed(ctx, set, index, hash_str(set->keys[index]));
+}
+
+/* Asks the processor to fetch the slot where a key of this hash is looked
+ * for first: a hint, which changes nothing but how long a later
+ * key_set_find_hashed waits for memory. */
+static void key_set_prefetch(const key_set *set, size_t hash)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (set->nslots > 0)
+        __builtin_prefetch(&set->slots[hash & (set->nslots - 1)]);
+#else
+    (void)set;
+    (void)hash;
+#endif
 }
 
 /* Whether keys[index] is in the set already; adds it if not. */
@@ -494,26 +513,47 @@ static const tfx_value *group_tuple(tfx_ctx *ctx, uniform_tuples *u,
     return tfx_value_tuple_of_type(ctx, u->types[k], items, k);
 }
 
+/* How far ahead of the key it looks up the grouping hashes a key and asks
+ * for its slot (key_set_prefetch), so that the slot is on its way from
+ * memory while the keys before it are looked up. */
+#define GROUP_AHEAD 8
+
+/* n items of `size` bytes in ctx's arena, not cleared: for arrays each of
+ * whose items is written before it is read (a million-element array is
+ * then touched once, not twice). */
+static void *alloc_uncleared(tfx_ctx *ctx, size_t n, size_t size)
+{
+    void *p = size != 0 && n > SIZE_MAX / size ? NULL : tfx_arena_alloc_raw(ctx->arena, n * size);
+
+    if (p == NULL)
+        tfx_ctx_fail(ctx, "Memory limit exceeded",
+                     "The evaluation needs more than the memory limit of %zu bytes.",
+                     ctx->limits.max_memory_bytes);
+    return p;
+}
+
 /* [for.group] (semantics F10) The fast path of tfx_ev_group_general: each
  * key gets a group number in order of first appearance (a hash table of
- * the distinct keys, key_set's), the values are laid out group by group
- * in iteration order, and only the distinct keys are sorted.  The general
- * path's stable sort puts the values of one key next to each other in
- * iteration order, and its groups in key order: the same tuples under
- * the same keys, with n + g log g work for g distinct keys instead of
- * n log n.  The keys come out sorted and distinct, which is what
- * tfx_value_object_sorted needs; each group's tuple is group_tuple's.
- * test_eval compares both on random keys. */
+ * the distinct keys, key_set's, whose slots hold group numbers), only the
+ * distinct keys are sorted, and the values are laid out group by group in
+ * key order, each group's in iteration order.  The general path's stable
+ * sort puts the values of one key next to each other in iteration order,
+ * and its groups in key order: the same tuples under the same keys, with
+ * n + g log g work for g distinct keys instead of n log n.  The keys come
+ * out sorted and distinct, which is what tfx_value_object_sorted needs;
+ * each group's tuple is group_tuple's.  test_eval compares both on random
+ * keys. */
 const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
                               const tfx_value *const *vals, size_t count)
 {
     size_t n1 = count > 0 ? count : 1;
-    size_t *group = tfx_ctx_alloc_array(ctx, n1, sizeof(size_t));
+    size_t *group = alloc_uncleared(ctx, n1, sizeof(size_t));
+    tfx_str *gnames = alloc_uncleared(ctx, n1, sizeof(tfx_str));
+    size_t ahead[GROUP_AHEAD];   /* hashes of names[i .. i + GROUP_AHEAD) */
     const tfx_value **laid;
-    size_t *first;
-    size_t *end;
     size_t *order;
-    tfx_str *gnames;
+    size_t *rank;
+    size_t *end;
     tfx_str *sorted;
     const tfx_value **gvals;
     key_set seen;
@@ -522,49 +562,61 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
     size_t largest = 0;
 
     memset(&seen, 0, sizeof(seen));
-    seen.keys = names;
+    seen.keys = gnames;
+    for (size_t i = 0; i < count && i < GROUP_AHEAD; i++)
+        ahead[i] = hash_str(names[i]);
     for (size_t i = 0; i < count; i++) {
-        size_t at = key_set_find(ctx, &seen, i);
+        size_t hash = ahead[i % GROUP_AHEAD];
+        size_t g;
 
-        group[i] = at == i ? ngroups++ : group[at];
+        if (i + GROUP_AHEAD < count) {
+            ahead[i % GROUP_AHEAD] = hash_str(names[i + GROUP_AHEAD]);
+            key_set_prefetch(&seen, ahead[i % GROUP_AHEAD]);
+        }
+        /* a new key would be group ngroups */
+        gnames[ngroups] = names[i];
+        g = key_set_find_hashed(ctx, &seen, ngroups, hash);
+        if (g == ngroups) {
+            /* the key kept where the keys after it compare with it:
+             * near the other keys, not somewhere in the collection */
+            gnames[g].s = tfx_ctx_strndup(ctx, names[i].s, names[i].nbytes);
+            ngroups++;
+        }
+        group[i] = g;
     }
-    /* first[g]: the first index of group g (groups are numbered in order
-     * of first appearance) */
-    first = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
-    for (size_t i = 0, g = 0; i < count && g < ngroups; i++)
-        if (group[i] == g)
-            first[g++] = i;
-    /* end[g]: group g's size, then where its values begin in laid, then
-     * (once they are laid out) where they end, which is where group
-     * g + 1's begin */
+    /* rank[g]: group g's place in key order */
+    order = alloc_uncleared(ctx, ngroups + 1, sizeof(size_t));
+    tfx_str_sort_order(ctx, gnames, order, ngroups);
+    rank = alloc_uncleared(ctx, ngroups + 1, sizeof(size_t));
+    for (size_t r = 0; r < ngroups; r++)
+        rank[order[r]] = r;
+    /* end[r]: the size of the group of rank r, then where its values
+     * begin in laid, then (once they are laid out) where they end, which
+     * is where rank r + 1's begin */
     end = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        group[i] = rank[group[i]];
         end[group[i]]++;
-    for (size_t g = 0, at = 0; g < ngroups; g++) {
-        size_t size = end[g];
+    }
+    for (size_t r = 0, at = 0; r < ngroups; r++) {
+        size_t size = end[r];
 
         if (size > largest)
             largest = size;
-        end[g] = at;
+        end[r] = at;
         at += size;
     }
-    laid = tfx_ctx_alloc_array(ctx, n1, sizeof(const tfx_value *));
+    laid = alloc_uncleared(ctx, n1, sizeof(const tfx_value *));
     for (size_t i = 0; i < count; i++)
         laid[end[group[i]]++] = vals[i];
-    gnames = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
-    sorted = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(tfx_str));
-    gvals = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(const tfx_value *));
-    order = tfx_ctx_alloc_array(ctx, ngroups + 1, sizeof(size_t));
-    for (size_t g = 0; g < ngroups; g++)
-        gnames[g] = names[first[g]];
-    tfx_str_sort_order(ctx, gnames, order, ngroups);
+    sorted = alloc_uncleared(ctx, ngroups + 1, sizeof(tfx_str));
+    gvals = alloc_uncleared(ctx, ngroups + 1, sizeof(const tfx_value *));
     uniform_tuples_init(ctx, &u, vals, count, largest);
-    for (size_t g = 0; g < ngroups; g++) {
-        size_t k = order[g];
-        size_t begin = k > 0 ? end[k - 1] : 0;
+    for (size_t r = 0; r < ngroups; r++) {
+        size_t begin = r > 0 ? end[r - 1] : 0;
 
-        sorted[g] = gnames[k];
-        gvals[g] = group_tuple(ctx, &u, laid + begin, end[k] - begin);
+        sorted[r] = gnames[order[r]];
+        gvals[r] = group_tuple(ctx, &u, laid + begin, end[r] - begin);
     }
     return tfx_value_object_sorted(ctx, sorted, gvals, ngroups);
 }
