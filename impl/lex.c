@@ -63,6 +63,14 @@ typedef struct {
     int braces;
     bool failed;                /* malloc refused */
     bool error_tokens;          /* a token is one that tfx_lex_check reports */
+    tfx_lex_mode mode;
+    bool fast;                  /* the fast paths taken (else the general
+                                 * scanners alone) */
+    size_t pos;                 /* where lexing goes on (after the mark) */
+    size_t target;              /* lex_until stops when this many tokens
+                                 * are in the array */
+    size_t max_stretch;         /* bytes lex_run lexes before it checks */
+    bool eof;                   /* the EOF token is in the array */
 } lexer;
 
 /* Makes room for one more item in vector v; false when malloc refuses. */
@@ -1234,7 +1242,10 @@ static bool enter_sequence(lexer *lx, int braces)
  * as tokens store them), and the room for tokens is checked once per
  * stretch of input instead of per token: every token takes at least one
  * byte and no step stores more than three, so a stretch of k bytes, whose
- * last step may run past it, needs at most k + 2 slots. */
+ * last step may run past it, needs at most k + 2 slots.  In step with a
+ * reader (tfx_lex_step) a stretch is also at most a quarter window long
+ * (max_stretch), so that the window is not written far past its target
+ * where a token takes a byte. */
 static size_t lex_run(lexer *lx, size_t p)
 {
     const size_t base = lx->base;
@@ -1253,10 +1264,14 @@ static size_t lex_run(lexer *lx, size_t p)
 #define SYNC_IN() (t = lx->tokens.items + lx->tokens.n, line = lx->line, \
                    colbase = lx->colbase, braces = lx->braces, st = top_state(lx))
 
-    while (q < n && !lx->failed && token_room(lx, 4)) {
+    while (q < n && !lx->failed && lx->tokens.n < lx->target && token_room(lx, 4)) {
         tfx_lexeme *t = lx->tokens.items + lx->tokens.n;
         size_t slots = lx->tokens.cap - lx->tokens.n - 2;
-        size_t stop = n - q < slots ? n : q + slots;
+        size_t stop;
+
+        if (slots > lx->max_stretch)
+            slots = lx->max_stretch;
+        stop = n - q < slots ? n : q + slots;
 
         while (q < stop) {
             unsigned char c = s[q];
@@ -1443,24 +1458,100 @@ static size_t lex_run(lexer *lx, size_t p)
     return q - base;
 }
 
+/* Sets up a lexer for src[0..nbytes) with room for `cap` tokens; false
+ * when the source is too long or malloc refuses. */
+static bool lexer_init(lexer *lx, const unsigned char *src, size_t nbytes, tfx_lex_mode mode,
+                       bool fast, size_t cap)
+{
+    memset(lx, 0, sizeof(*lx));
+    if (nbytes > TFX_LEX_MAX_BYTES)
+        return false;
+    /* [lex.bom] A leading byte order mark is skipped. */
+    if (nbytes >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF)
+        lx->base = 3;
+    lx->src = src + lx->base;
+    lx->n = nbytes - lx->base;
+    lx->line = 1;
+    lx->colbase = (size_t)1 - lx->base;
+    lx->mode = mode;
+    lx->fast = fast;
+    lx->target = SIZE_MAX;
+    lx->max_stretch = SIZE_MAX;
+    lx->tokens.cap = cap;
+    lx->tokens.items = malloc(cap * sizeof(*lx->tokens.items));
+    if (lx->tokens.items == NULL || !push_state(lx, mode == TFX_LEX_TEMPLATE ? ST_BARE : ST_MAIN)) {
+        free(lx->tokens.items);
+        free(lx->states.items);
+        return false;
+    }
+    return true;
+}
+
+static void lexer_free(lexer *lx)
+{
+    free(lx->tokens.items);
+    free(lx->states.items);
+    free(lx->ret_braces.items);
+    free(lx->heredocs.items);
+}
+
+/* Lexes on from lx->pos until the array holds lx->target tokens (a step
+ * may store a few more) or the source has ended, when the EOF token is
+ * stored. */
+static void lex_until(lexer *lx)
+{
+    /* in locals: the calls below could otherwise be taken to change them */
+    const unsigned char *src = lx->src;
+    const size_t n = lx->n;
+    const size_t target = lx->target;
+    const bool fast = lx->fast;
+    size_t p = lx->pos;
+
+    while (p < n && !lx->failed && lx->tokens.n < target) {
+        scan_state st;
+        match m;
+
+        if (fast) {
+            p = lex_run(lx, p);
+            if (p >= n || lx->failed || lx->tokens.n >= target)
+                break;
+        }
+        st = top_state(lx);
+        if (!fast || !fast_scan(st, src + p, n - p, &m)) {
+            switch (st) {
+            case ST_STRING: m = scan_string(src + p, n - p); break;
+            case ST_HEREDOC: m = scan_heredoc(src + p, n - p); break;
+            case ST_BARE: m = scan_bare(src + p, n - p); break;
+            case ST_MAIN: default: m = scan_main(src + p, n - p); break;
+            }
+        }
+        if (m.act == ACT_NONE) {
+            /* [lex.stuck] Nothing matches: the rest of the input is one
+             * token, a literal in a bare template at the top level,
+             * invalid anywhere else. */
+            bool bare_top = lx->mode == TFX_LEX_TEMPLATE && lx->states.n == 1;
+
+            emit(lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, n, SHAPE_ANY);
+            p = n;
+            break;
+        }
+        run_action(lx, m, p);
+        p += m.len;
+    }
+    lx->pos = p;
+    if (p >= n && !lx->failed && !lx->eof) {
+        emit_plain(lx, TFX_TOK_EOF, n, n);
+        lx->eof = true;
+    }
+}
+
 /* tfx_lex, with the fast paths or by the general scanners alone. */
 static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                        tfx_lex_mode mode, bool fast, tfx_tokens *out)
 {
     lexer lx;
-    size_t p = 0;
     bool ok;
 
-    memset(&lx, 0, sizeof(lx));
-    if (nbytes > TFX_LEX_MAX_BYTES)
-        return false;
-    /* [lex.bom] A leading byte order mark is skipped. */
-    if (nbytes >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF)
-        lx.base = 3;
-    lx.src = src + lx.base;
-    lx.n = nbytes - lx.base;
-    lx.line = 1;
-    lx.colbase = (size_t)1 - lx.base;
     /* Room for a token per 64 bytes to begin with (real sources have one
      * per 2 to 6): the array fills after the first few per cent of a
      * large source, and grow_tokens then makes room for the whole source
@@ -1468,45 +1559,15 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
      * first guess of a token per 4 bytes was copied whole, 5 bytes per
      * byte of source, by every source denser than that).  The room left
      * over is given back when the tokens are all there. */
-    lx.tokens.cap = lx.n / 64 < ((size_t)1 << 20) ? lx.n / 64 + 64 : (size_t)1 << 20;
-    lx.tokens.items = malloc(lx.tokens.cap * sizeof(*lx.tokens.items));
-    if (lx.tokens.items == NULL) {
-        lx.tokens.cap = 0;
-        lx.failed = true;
-    }
-    push_state(&lx, mode == TFX_LEX_TEMPLATE ? ST_BARE : ST_MAIN);
+    size_t cap = nbytes / 64 < ((size_t)1 << 20) ? nbytes / 64 + 64 : (size_t)1 << 20;
 
-    while (p < lx.n && !lx.failed) {
-        scan_state st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
-        match m;
-
-        if (fast) {
-            p = lex_run(&lx, p);
-            if (p >= lx.n || lx.failed)
-                break;
-            st = lx.states.n > 0 ? lx.states.items[lx.states.n - 1] : ST_MAIN;
-        }
-        if (!fast || !fast_scan(st, lx.src + p, lx.n - p, &m)) {
-            switch (st) {
-            case ST_STRING: m = scan_string(lx.src + p, lx.n - p); break;
-            case ST_HEREDOC: m = scan_heredoc(lx.src + p, lx.n - p); break;
-            case ST_BARE: m = scan_bare(lx.src + p, lx.n - p); break;
-            case ST_MAIN: default: m = scan_main(lx.src + p, lx.n - p); break;
-            }
-        }
-        if (m.act == ACT_NONE) {
-            /* [lex.stuck] Nothing matches: the rest of the input is one
-             * token, a literal in a bare template at the top level,
-             * invalid anywhere else. */
-            bool bare_top = mode == TFX_LEX_TEMPLATE && lx.states.n == 1;
-
-            emit(&lx, bare_top ? TFX_TOK_STRING_LIT : TFX_TOK_INVALID, p, lx.n, SHAPE_ANY);
-            break;
-        }
-        run_action(&lx, m, p);
-        p += m.len;
-    }
-    emit_plain(&lx, TFX_TOK_EOF, lx.n, lx.n);
+    out->src = src;
+    out->items = NULL;
+    out->n = 0;
+    out->error_tokens = false;
+    if (!lexer_init(&lx, src, nbytes, mode, fast, cap))
+        return false;
+    lex_until(&lx);
     if (!lx.failed && lx.tokens.cap - lx.tokens.n > lx.tokens.n / 8) {
         /* the room left over, given back (realloc shrinks in place) */
         tfx_lexeme *items = realloc(lx.tokens.items, lx.tokens.n * sizeof(*lx.tokens.items));
@@ -1519,15 +1580,13 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
 
     /* The token array stays in malloc'd memory; the arena frees it. */
     ok = !lx.failed && tfx_arena_finalizer(arena, free, lx.tokens.items);
-    out->src = src;
-    out->items = ok ? lx.tokens.items : NULL;
-    out->n = ok ? lx.tokens.n : 0;
-    out->error_tokens = ok && lx.error_tokens;
-    if (!ok)
-        free(lx.tokens.items);
-    free(lx.states.items);
-    free(lx.ret_braces.items);
-    free(lx.heredocs.items);
+    if (ok) {
+        out->items = lx.tokens.items;
+        out->n = lx.tokens.n;
+        out->error_tokens = lx.error_tokens;
+        lx.tokens.items = NULL;
+    }
+    lexer_free(&lx);
     return ok;
 }
 
@@ -1549,23 +1608,29 @@ bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
  * two Colon tokens with nothing between them were lexed at a "::" in the
  * expression state, where the longest match takes "::" whole; and at
  * every "::" of that state the one-byte rule made two such tokens.  Pairs
- * are taken from the left, as the scanner does (":::" is "::" and ":"). */
-void tfx_lex_join_double_colons(tfx_tokens *t)
+ * are taken from the left, as the scanner does (":::" is "::" and ":").
+ * Joins the pairs in items[from..n), in place; returns the new count. */
+static size_t join_double_colons(tfx_lexeme *items, size_t from, size_t n)
 {
-    size_t out = 0;
+    size_t out = from;
 
-    for (size_t i = 0; i < t->n; i++) {
-        tfx_lexeme l = t->items[i];
+    for (size_t i = from; i < n; i++) {
+        tfx_lexeme l = items[i];
 
-        if (l.kind == TFX_TOK_COLON && i + 1 < t->n && t->items[i + 1].kind == TFX_TOK_COLON
-            && t->items[i + 1].start == l.end) {
+        if (l.kind == TFX_TOK_COLON && i + 1 < n && items[i + 1].kind == TFX_TOK_COLON
+            && items[i + 1].start == l.end) {
             l.kind = TFX_TOK_DOUBLE_COLON;
-            l.end = t->items[i + 1].end;
+            l.end = items[i + 1].end;
             i++;
         }
-        t->items[out++] = l;
+        items[out++] = l;
     }
-    t->n = out;
+    return out;
+}
+
+void tfx_lex_join_double_colons(tfx_tokens *t)
+{
+    t->n = join_double_colons(t->items, 0, t->n);
 }
 
 /* ---------------------------------------------------------------------
@@ -1584,17 +1649,21 @@ static size_t next_error_token(const tfx_lexeme *items, size_t n, size_t from)
     return i;
 }
 
-void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
-{
-    int bitwise = 0;
-    int backticks = 0;
-    int apostrophes = 0;
-    int semicolons = 0;
-    int bad_utf8 = 0;
-    size_t i = 0;
+/* What tfx_lex_check has reported so far, where reports are limited. */
+typedef struct {
+    int bitwise;
+    int backticks;
+    int apostrophes;
+    int semicolons;
+    int bad_utf8;
+} check_counts;
 
-    if (!tokens->error_tokens)
-        return;
+/* tfx_lex_check for tokens[from..n), the tokens before them reported
+ * with the counts in *c. */
+static void check_tokens(const tfx_tokens *tokens, size_t from, check_counts *c, tfx_diags *diags)
+{
+    size_t i = from;
+
     for (;;) {
         tfx_token tok;
         const tfx_token *t = &tok;
@@ -1614,7 +1683,7 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
         case TFX_TOK_BITWISE_XOR:
         case TFX_TOK_BITWISE_NOT:
             /* [lex.invalid.bitwise] at most four are reported */
-            if (bitwise++ < 4)
+            if (c->bitwise++ < 4)
                 tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_UNSUPPORTED_OPERATOR,
                               "Unsupported operator", r, NULL,
                               "HCL has no bitwise operators.%s",
@@ -1626,31 +1695,31 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
         case TFX_TOK_BACKTICK:
             /* [lex.invalid.quote] every other one (the opening ones) of
              * the first three */
-            if (backticks % 2 == 0)
+            if (c->backticks % 2 == 0)
                 tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
                               "Invalid character", r, NULL,
                               "Backticks do not quote strings; for text over several lines use a heredoc (<<EOT).");
-            if (backticks <= 2)
-                backticks++;
+            if (c->backticks <= 2)
+                c->backticks++;
             break;
         case TFX_TOK_APOSTROPHE:
-            if (apostrophes % 2 == 0)
+            if (c->apostrophes % 2 == 0)
                 tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
                               "Invalid character", r, NULL,
                               "Strings are quoted with double quotes (\"), not single quotes.");
-            if (apostrophes <= 2)
-                apostrophes++;
+            if (c->apostrophes <= 2)
+                c->apostrophes++;
             break;
         case TFX_TOK_SEMICOLON:
             /* [lex.invalid.semicolon] reported once */
-            if (semicolons++ < 1)
+            if (c->semicolons++ < 1)
                 tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
                               "Invalid character", r, NULL,
                               "Semicolons separate nothing here: items of a collection are separated by commas.");
             break;
         case TFX_TOK_BAD_UTF8:
             /* [lex.invalid.utf8] reported once */
-            if (bad_utf8++ < 1)
+            if (c->bad_utf8++ < 1)
                 tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_INVALID_CHARACTER,
                               "Invalid character encoding", r, NULL,
                               "The input is not valid UTF-8.");
@@ -1677,4 +1746,86 @@ void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
             break;
         }
     }
+}
+
+void tfx_lex_check(const tfx_tokens *tokens, tfx_diags *diags)
+{
+    check_counts c;
+
+    if (!tokens->error_tokens)
+        return;
+    memset(&c, 0, sizeof(c));
+    check_tokens(tokens, 0, &c, diags);
+}
+
+/* ---------------------------------------------------------------------
+ * Lexing in step with the parser
+ * ------------------------------------------------------------------ */
+
+struct tfx_lexer {
+    lexer lx;
+    bool pn;                 /* Colon pairs joined [lex.pn.double-colon] */
+    size_t readable;         /* the tokens at the array's start that the
+                              * reader may read */
+    check_counts counts;     /* tfx_lex_check's, for the tokens made
+                              * readable so far */
+};
+
+tfx_lexer *tfx_lex_start(const unsigned char *src, size_t nbytes, tfx_lex_mode mode, bool pn)
+{
+    tfx_lexer *s = malloc(sizeof(*s));
+
+    if (s == NULL)
+        return NULL;
+    /* a window, and room for the few tokens that the last step of a
+     * stretch may store past it */
+    if (!lexer_init(&s->lx, src, nbytes, mode, true, 2 * TFX_LEX_WINDOW)) {
+        free(s);
+        return NULL;
+    }
+    s->lx.max_stretch = TFX_LEX_WINDOW / 4;
+    s->pn = pn;
+    s->readable = 0;
+    memset(&s->counts, 0, sizeof(s->counts));
+    return s;
+}
+
+bool tfx_lex_step(tfx_lexer *s, size_t drop, tfx_tokens *out, tfx_diags *diags)
+{
+    lexer *lx = &s->lx;
+    size_t from;
+
+    if (drop > s->readable)
+        drop = s->readable;
+    memmove(lx->tokens.items, lx->tokens.items + drop, (lx->tokens.n - drop) * sizeof(*lx->tokens.items));
+    lx->tokens.n -= drop;
+    s->readable -= drop;
+    if (!lx->eof) {
+        lx->target = lx->tokens.n + TFX_LEX_WINDOW;
+        lex_until(lx);
+    }
+    if (lx->failed)
+        return false;
+    /* A token is readable once the next one is there (it tells where the
+     * token ends, and whether a Colon is the first of a pair), or when it
+     * is EOF. */
+    from = s->readable;
+    if (s->pn)
+        lx->tokens.n = join_double_colons(lx->tokens.items, from, lx->tokens.n);
+    s->readable = lx->eof ? lx->tokens.n : lx->tokens.n - 1;
+    out->src = lx->src - lx->base;
+    out->items = lx->tokens.items;
+    out->n = s->readable;
+    out->error_tokens = lx->error_tokens;
+    if (lx->error_tokens)
+        check_tokens(out, from, &s->counts, diags);
+    return true;
+}
+
+void tfx_lex_free(tfx_lexer *s)
+{
+    if (s == NULL)
+        return;
+    lexer_free(&s->lx);
+    free(s);
 }

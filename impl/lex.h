@@ -2,8 +2,9 @@
 /*
  * lex.h — tokens and the lexer (spec/lexical.md, rules lex.*).
  *
- * The lexer turns source bytes into a token array, exactly as upstream
- * HCL's scanner does: the same token boundaries, kinds and ranges.  It
+ * The lexer turns source bytes into a token array (or, for the parser, a
+ * window of it at a time: tfx_lex_step), exactly as upstream HCL's
+ * scanner does: the same token boundaries, kinds and ranges.  It
  * never fails: bytes that form no token become INVALID or BAD_UTF8 tokens,
  * which tfx_lex_check reports.
  */
@@ -108,7 +109,10 @@ typedef struct {
 } tfx_tokens;
 
 /* Token i spelled out (i < t->n).  Inline: the parser asks for every
- * token, and a call returning 72 bytes costs about as much as the work. */
+ * token, and a call returning 72 bytes costs about as much as the work.
+ * Every token but EOF, the last, has the next one after it in the array
+ * (also in tfx_lex_step's window, where that one may not be readable
+ * yet). */
 static inline tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
 {
     const tfx_lexeme *l = &t->items[i];
@@ -121,7 +125,7 @@ static inline tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
     tok.range.start.line = l->line;
     tok.range.start.column = l->column;
     tok.range.end.byte = l->end;
-    if (i + 1 < t->n) {
+    if (l->kind != TFX_TOK_EOF) {
         const tfx_lexeme *next = &t->items[i + 1];
 
         tok.range.end.line = next->line;
@@ -151,6 +155,31 @@ bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
  * place; t->n goes down by one for each).  Called on the tokens of
  * tfx_lex or tfx_lex_general when a source is lexed as PN. */
 void tfx_lex_join_double_colons(tfx_tokens *t);
+
+/* Lexing in step with a reader (the parser), which then needs no array
+ * of the whole source's tokens: a window of about TFX_LEX_WINDOW tokens
+ * is lexed at a time, while the reader still has them in cache (an array
+ * of a large source's tokens, written long before it is read, went to
+ * main memory and back).  The tokens are tfx_lex's, in the same order.
+ *
+ * tfx_lex_start sets up a lexer for src[0..nbytes) (NULL when malloc
+ * refuses or the source is too long), with profile PN's Colon pairs
+ * joined as tfx_lex_join_double_colons joins them if pn.  tfx_lex_step
+ * drops the window's first `drop` readable tokens, lexes on, and sets
+ * *out to the tokens of the window that are readable: the kept ones, then
+ * at least TFX_LEX_WINDOW / 2 more unless the source has ended, when the
+ * last is EOF.  Each readable token but EOF has the next one after it in
+ * the array (tfx_token_at reads it).  The tokens that became readable are
+ * reported into diags as tfx_lex_check reports them (its limits counted
+ * over all steps).  False when malloc refuses.  tfx_lex_free frees the
+ * lexer and its window. */
+#define TFX_LEX_WINDOW ((size_t)1024)
+
+typedef struct tfx_lexer tfx_lexer;
+
+tfx_lexer *tfx_lex_start(const unsigned char *src, size_t nbytes, tfx_lex_mode mode, bool pn);
+bool tfx_lex_step(tfx_lexer *s, size_t drop, tfx_tokens *out, tfx_diags *diags);
+void tfx_lex_free(tfx_lexer *s);
 
 /* Reports the tokens that are errors in themselves: invalid characters,
  * bad UTF-8, unsupported operators, quotes and semicolons, newlines in

@@ -156,12 +156,38 @@ void tfx_p_push_newlines_slow(parser *p, bool include)
  * newline mode, and keeps where it is for the inline functions of
  * parse_internal.h.  Comments are skipped; where newlines are seen, a
  * comment that ends with one stands for a newline token. */
+/* Whether the window's readable tokens run to the end of the source. */
+static bool lexed_all(const parser *p)
+{
+    return p->toks.n > 0 && p->toks.items[p->toks.n - 1].kind == TFX_TOK_EOF;
+}
+
+/* Moves the lexer's window on when the parser has come to its end: the
+ * tokens before the one before `next` are dropped (tfx_p_prev_range
+ * reads that one), the indices that count from the window's start, `next`
+ * and *i, go down with them.  False at the end of the source, or when the
+ * lexer runs out of memory (lex_failed, oom). */
+static bool more_tokens(parser *p, size_t *i)
+{
+    size_t drop = p->next > 0 ? p->next - 1 : 0;
+
+    if (p->lex_failed || lexed_all(p))
+        return false;
+    if (!tfx_lex_step(p->lexer, drop, &p->toks, &p->lexdiags)) {
+        p->lex_failed = true;
+        p->oom = true;
+    }
+    p->next -= drop;
+    *i -= drop;
+    return !p->lex_failed;
+}
+
 void tfx_p_seek_slow(parser *p)
 {
     bool nl = including_newlines(p);
     size_t i;
 
-    for (i = p->next; i < p->toks.n; i++) {
+    for (i = p->next; i < p->toks.n || more_tokens(p, &i); i++) {
         const tfx_lexeme *l = &p->toks.items[i];
         tfx_token_kind k = (tfx_token_kind)l->kind;
 
@@ -184,6 +210,8 @@ void tfx_p_seek_slow(parser *p)
     p->cache_kind = (tfx_token_kind)p->toks.items[p->cache_at].kind;
     if (p->cache_kind == TFX_TOK_COMMENT)
         p->cache_kind = TFX_TOK_NEWLINE;   /* a comment that ends a line */
+    if (p->lex_failed)
+        p->cache_kind = TFX_TOK_EOF;       /* the parse ends (out of memory) */
 }
 
 tfx_range tfx_p_prev_range(parser *p)
@@ -305,7 +333,7 @@ static tfx_node *binary_general(parser *p, int level);
 static tfx_node *parse_term(parser *p);
 static tfx_node *parse_traversals(parser *p, tfx_node *from);
 
-static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_node *cond);
+static tfx_node *conditional_rest(parser *p, const tfx_lexeme *start, size_t mark, tfx_node *cond);
 
 static tfx_node *expression_fast(parser *p);
 
@@ -325,18 +353,17 @@ tfx_node *tfx_p_expression(parser *p)
  * expression_fast). */
 static tfx_node *parse_conditional(parser *p)
 {
-    size_t start_at = tfx_p_peek_at(p);  /* its range is wanted only with a '?' */
+    tfx_lexeme start = tfx_p_peek_lexeme(p);
     size_t mark = tfx_p_mark(p);
     tfx_node *cond = binary_general(p, 0);
 
-    return conditional_rest(p, start_at, mark, cond);
+    return conditional_rest(p, &start, mark, cond);
 }
 
 /* The rest of parse_conditional after its condition `cond`, which began
- * at token start_at with the diagnostics at `mark`. */
-static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_node *cond)
+ * at `start` with the diagnostics at `mark`. */
+static tfx_node *conditional_rest(parser *p, const tfx_lexeme *start, size_t mark, tfx_node *cond)
 {
-    tfx_range start;
     tfx_node *yes;
     tfx_node *no;
     tfx_node *n;
@@ -346,7 +373,6 @@ static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_n
         return cond;
     if (tfx_p_peek_kind(p) != TFX_TOK_QUESTION)
         return cond;
-    start = tfx_p_range_at(p, start_at);
     tfx_p_skip(p);
     mark = tfx_p_mark(p);
     yes = tfx_p_expression(p);
@@ -354,7 +380,7 @@ static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_n
         return cond;
     colon = tfx_p_peek(p);
     if (colon.kind != TFX_TOK_COLON) {
-        tfx_range ctx = tfx_p_between(start, colon.range);
+        tfx_range ctx = tfx_p_from(start, colon.range);
 
         tfx_p_error(p, TFX_CAT_MISSING_TOKEN, "Missing false expression in conditional",
                     &colon.range, &ctx,
@@ -366,7 +392,7 @@ static tfx_node *conditional_rest(parser *p, size_t start_at, size_t mark, tfx_n
     no = tfx_p_expression(p);
     if (p->recovery && tfx_p_errors_since(p, mark))
         return cond;
-    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_p_between(start, no->range));
+    n = tfx_p_node(p, TFX_NODE_CONDITIONAL, tfx_p_from(start, no->range));
     n->as.conditional.cond = cond;
     n->as.conditional.true_result = yes;
     n->as.conditional.false_result = no;
@@ -424,13 +450,13 @@ static bool continues_term(tfx_token_kind k)
  * compares it with tfx_parse_general on random inputs. */
 static tfx_node *expression_fast(parser *p)
 {
-    size_t start_at = tfx_p_peek_at(p);
+    tfx_lexeme start = tfx_p_peek_lexeme(p);
     size_t mark = tfx_p_mark(p);
     tfx_node *term = parse_term(p);
 
     if (!continues_term(tfx_p_peek_kind(p)))
         return term;
-    return conditional_rest(p, start_at, mark, tfx_p_binary(p, 0, mark, term));
+    return conditional_rest(p, &start, mark, tfx_p_binary(p, 0, mark, term));
 }
 
 /* The precedence level of the binary operator k, or -1. */
@@ -933,9 +959,8 @@ static tfx_node *literal_node(parser *p, tfx_range range, tfx_literal_kind kind)
 /* `(` expression `)` [gram.term.parens] */
 static tfx_node *parse_parens(parser *p)
 {
-    size_t open_at = tfx_p_peek_at(p);   /* the range is wanted at the end */
-    tfx_range open;
-    size_t close_at;
+    tfx_lexeme open = tfx_p_peek_lexeme(p);   /* the range is wanted at the end */
+    tfx_range close;
     tfx_node *expr;
     tfx_node *n;
     size_t mark;
@@ -949,19 +974,17 @@ static tfx_node *parse_parens(parser *p)
         tfx_p_pop_newlines(p);
         return expr;
     }
-    open = tfx_p_range_at(p, open_at);
+    close = tfx_p_peek_range(p);
     if (tfx_p_peek_kind(p) != TFX_TOK_CPAREN) {
-        tfx_range close = tfx_p_peek_range(p);
-        tfx_range ctx = tfx_p_between(open, close);
+        tfx_range ctx = tfx_p_from(&open, close);
 
         tfx_p_error(p, TFX_CAT_UNTERMINATED, "Unbalanced parentheses", &close, &ctx,
                     "The expression in parentheses must end with a closing parenthesis.");
         p->recovery = true;
     }
-    close_at = tfx_p_peek_at(p);
     tfx_p_skip(p);
     tfx_p_pop_newlines(p);
-    n = tfx_p_node(p, TFX_NODE_PARENTHESES, tfx_p_between(open, tfx_p_range_at(p, close_at)));
+    n = tfx_p_node(p, TFX_NODE_PARENTHESES, tfx_p_from(&open, close));
     n->as.parens.expr = expr;
     return n;
 }
@@ -1553,38 +1576,67 @@ done:
  * Entry
  * ------------------------------------------------------------------ */
 
+/* The lexer's reports put before the parser's, at `at`, the list's
+ * length when the parse began: where tfx_lex_check made them when the
+ * whole source was lexed before the parse. */
+static void put_lex_diags_first(tfx_diags *diags, size_t at, const tfx_diags *lex)
+{
+    size_t n = diags->n + lex->n;
+    tfx_diag *items;
+
+    if (lex->out_of_memory)
+        diags->out_of_memory = true;
+    if (lex->n == 0)
+        return;
+    items = n <= SIZE_MAX / sizeof(*items) ? tfx_arena_alloc(diags->arena, n * sizeof(*items)) : NULL;
+    if (items == NULL) {
+        diags->out_of_memory = true;
+        return;
+    }
+    if (at > 0)
+        memcpy(items, diags->items, at * sizeof(*items));
+    memcpy(items + at, lex->items, lex->n * sizeof(*items));
+    if (diags->n > at)
+        memcpy(items + at + lex->n, diags->items + at, (diags->n - at) * sizeof(*items));
+    diags->items = items;
+    diags->n = n;
+    diags->cap = n;
+}
+
+static void out_of_memory(tfx_diags *diags)
+{
+    tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
+                  "The input is too large for the memory this parse may use.");
+}
+
 static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                        tfx_lex_mode mode, size_t max_depth, tfx_diags *diags, bool general,
                        bool pn)
 {
     parser p;
-    tfx_tokens tokens;
     tfx_node *root;
+    size_t first_diag = diags->n;
 
-    if (!tfx_lex(arena, src, nbytes, mode, &tokens)) {
-        tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
-                      "The input is too large for the memory this parse may use.");
+    memset(&p, 0, sizeof(p));
+    tfx_diags_init(&p.lexdiags, arena);
+    p.lexer = tfx_lex_start(src, nbytes, mode, pn);
+    if (p.lexer == NULL || !tfx_lex_step(p.lexer, 0, &p.toks, &p.lexdiags)) {
+        tfx_lex_free(p.lexer);
+        out_of_memory(diags);
         return NULL;
     }
-    if (pn)
-        tfx_lex_join_double_colons(&tokens);
-    tfx_lex_check(&tokens, diags);
-    memset(&p, 0, sizeof(p));
     p.nl = true;
     p.general = general;
     p.pn = pn;
     p.arena = arena;
     p.scratch = tfx_arena_alloc(arena, sizeof(tfx_node));
-    if (p.scratch == NULL) {
-        tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
-                      "The input is too large for the memory this parse may use.");
-        return NULL;
-    }
-    p.toks = tokens;
     tfx_p_seek(&p);
     p.diags = diags;
     p.max_depth = max_depth == 0 ? TFX_DEFAULT_MAX_DEPTH : max_depth;
-    if (mode == TFX_LEX_TEMPLATE) {
+    root = NULL;
+    if (p.scratch == NULL) {
+        p.oom = true;
+    } else if (mode == TFX_LEX_TEMPLATE) {
         /* [gram.template.bare] a bare template runs to the end of input */
         root = tfx_p_template(&p, TFX_TOK_EOF, false);
     } else {
@@ -1600,12 +1652,24 @@ static tfx_node *parse(tfx_arena *arena, const unsigned char *src, size_t nbytes
                         NULL, "A complete expression is followed by more input.");
         tfx_p_pop_newlines(&p);
     }
+    /* the rest of the source, which the parse did not read, lexed for the
+     * tokens that are errors in themselves */
+    while (!p.lex_failed && !lexed_all(&p))
+        if (!tfx_lex_step(p.lexer, p.toks.n, &p.toks, &p.lexdiags))
+            p.lex_failed = true;
+    tfx_lex_free(p.lexer);
     free(p.newlines.items);
     free(p.stack);
+    if (p.lex_failed) {
+        /* as when the source could not be lexed before the parse */
+        diags->n = first_diag;
+        out_of_memory(diags);
+        return NULL;
+    }
+    put_lex_diags_first(diags, first_diag, &p.lexdiags);
     if (p.oom || diags->out_of_memory) {
         if (!diags->out_of_memory)
-            tfx_diags_add(diags, TFX_PHASE_PARSE, TFX_CAT_RESOURCE_LIMIT, "Out of memory", NULL, NULL,
-                          "The input is too large for the memory this parse may use.");
+            out_of_memory(diags);
         return NULL;
     }
     return root;

@@ -38,8 +38,14 @@ typedef struct {
 
 typedef struct {
     tfx_arena *arena;
-    tfx_tokens toks;
-    size_t next;             /* index of the next unread token */
+    tfx_lexer *lexer;        /* lexing in step with the parse */
+    tfx_tokens toks;         /* the lexer's window: its readable tokens */
+    tfx_diags lexdiags;      /* the lexer's reports (tfx_lex_step), which
+                              * go before the parser's when it is done */
+    bool lex_failed;         /* the lexer ran out of memory */
+    size_t next;             /* index in the window of the next unread
+                              * token; the tokens before the one before
+                              * it are dropped when the window moves on */
     flag_stack newlines;     /* newlines significant? */
     bool nl;                 /* the top of that stack (true when empty) */
     bool recovery;           /* skipping after a syntax error */
@@ -57,7 +63,8 @@ typedef struct {
     /* Where the next significant token is for `next` and the newline
      * mode, worked out again (tfx_p_seek) whenever either changes: a token
      * is asked about many times, mostly for its kind alone, and is passed
-     * once.  The token itself is read from the lexer's array when wanted. */
+     * once.  The token itself is read from the lexer's window when
+     * wanted.  Indices in the window, which tfx_p_seek_slow moves on. */
     size_t cache_at;         /* index of the significant token */
     size_t cache_after;      /* the index after it */
     tfx_token_kind cache_kind; /* its kind (NEWLINE for a comment ending a line) */
@@ -253,13 +260,6 @@ static inline tfx_token tfx_p_read(parser *p)
     return t;
 }
 
-/* The range of the next token, and of the token at index `at` (as
- * tfx_p_peek_at gives it: where a token will be when it is wanted later). */
-static inline size_t tfx_p_peek_at(const parser *p)
-{
-    return p->cache_at;
-}
-
 /* The range from the start of a to the end of b: tfx_range_between,
  * inline, as the parser makes one for nearly every node. */
 static inline tfx_range tfx_p_between(tfx_range a, tfx_range b)
@@ -268,14 +268,27 @@ static inline tfx_range tfx_p_between(tfx_range a, tfx_range b)
     return a;
 }
 
-static inline tfx_range tfx_p_range_at(const parser *p, size_t at)
-{
-    return tfx_token_at(&p->toks, at).range;
-}
-
+/* The range of the next token. */
 static inline tfx_range tfx_p_peek_range(const parser *p)
 {
-    return tfx_p_range_at(p, tfx_p_peek_at(p));
+    return tfx_token_at(&p->toks, p->cache_at).range;
+}
+
+/* The next token as the lexer stored it, and the range from its start to
+ * the end of b: for a construct whose start is wanted after its parts
+ * are read, when the token may have left the lexer's window (a copy of
+ * the 20 bytes costs less than spelling the token out). */
+static inline tfx_lexeme tfx_p_peek_lexeme(const parser *p)
+{
+    return p->toks.items[p->cache_at];
+}
+
+static inline tfx_range tfx_p_from(const tfx_lexeme *start, tfx_range b)
+{
+    b.start.byte = start->start;
+    b.start.line = start->line;
+    b.start.column = start->column;
+    return b;
 }
 
 /* Reads the next token without spelling it out. */

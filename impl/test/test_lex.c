@@ -380,6 +380,89 @@ static void test_double_colon_examples(void)
     }
 }
 
+/* Whether two lists of diagnostics say the same. */
+static bool same_diags(const tfx_diags *a, const tfx_diags *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        const tfx_diag *x = &a->items[i];
+        const tfx_diag *y = &b->items[i];
+
+        if (x->category != y->category || strcmp(x->summary, y->summary) != 0
+            || strcmp(x->detail, y->detail) != 0 || x->has_subject != y->has_subject
+            || memcmp(&x->subject, &y->subject, sizeof(x->subject)) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Lexing in step (tfx_lex_step) on long random inputs, P14 and PN, with
+ * a reader that drops a random number of the readable tokens each time:
+ * the readable tokens, spelled out (their ends read from the next token),
+ * are tfx_lex's one after another (joined for PN), the last is EOF, and
+ * the reports are tfx_lex_check's. */
+static void test_steps(void)
+{
+    static unsigned char buf[16384];
+    int failures = 0;
+
+    for (int i = 0; i < 3000; i++) {
+        size_t n = random_input(buf, sizeof(buf), 4000);
+        tfx_lex_mode mode = i % 2 == 0 ? TFX_LEX_EXPRESSION : TFX_LEX_TEMPLATE;
+        bool pn = i % 4 >= 2;
+        tfx_arena *arena = tfx_arena_new(0);
+        tfx_tokens whole;
+        tfx_tokens win;
+        tfx_diags want;
+        tfx_diags got;
+        tfx_lexer *lx = NULL;
+        bool ok = arena != NULL && tfx_lex(arena, buf, n, mode, &whole)
+                  && (lx = tfx_lex_start(buf, n, mode, pn)) != NULL;
+        size_t at = 0;       /* tokens of `whole` seen */
+        size_t seen = 0;     /* readable tokens of the window seen */
+
+        tfx_diags_init(&want, arena);
+        tfx_diags_init(&got, arena);
+        if (ok) {
+            if (pn)
+                tfx_lex_join_double_colons(&whole);
+            tfx_lex_check(&whole, &want);
+            ok = tfx_lex_step(lx, 0, &win, &got);
+        }
+        while (ok) {
+            for (; ok && seen < win.n; seen++, at++) {
+                tfx_token x = tfx_token_at(&win, seen);
+                tfx_token y;
+
+                ok = at < whole.n;
+                if (ok) {
+                    y = tfx_token_at(&whole, at);
+                    ok = x.kind == y.kind && x.bytes == y.bytes && x.nbytes == y.nbytes
+                         && memcmp(&x.range, &y.range, sizeof(x.range)) == 0;
+                }
+            }
+            if (!ok || win.items[win.n - 1].kind == TFX_TOK_EOF)
+                break;
+            {
+                size_t drop = rnd_below(win.n + 1);
+
+                ok = tfx_lex_step(lx, drop, &win, &got);
+                seen -= drop;
+            }
+        }
+        ok = ok && at == whole.n && same_diags(&want, &got);
+        if (!ok && failures++ < 3) {
+            fprintf(stderr, "test_lex: lexing in step differs from tfx_lex (%s mode%s)\n",
+                    mode == TFX_LEX_EXPRESSION ? "expression" : "template", pn ? ", PN" : "");
+            print_input(buf, n);
+        }
+        tfx_lex_free(lx);
+        tfx_arena_free(arena);
+    }
+    CHECK(failures == 0);
+}
+
 int main(void)
 {
     test_double_colon_examples();
@@ -389,5 +472,6 @@ int main(void)
     test_long_inputs();
     test_every_byte();
     test_open_bracket_ranges();
+    test_steps();
     return check_report("test_lex");
 }
