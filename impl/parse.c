@@ -1692,3 +1692,10 @@ tfx_node *tfx_parse_general(tfx_arena *arena, const unsigned char *src, size_t n
 {
     return parse(arena, src, nbytes, mode, max_depth, diags, true, false);
 }
+
+tfx_node *tfx_parse_general_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                                    tfx_lex_mode mode, size_t max_depth, bool pn,
+                                    tfx_diags *diags)
+{
+    return parse(arena, src, nbytes, mode, max_depth, diags, true, pn);
+}

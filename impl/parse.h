@@ -41,4 +41,9 @@ tfx_node *tfx_parse_profile(tfx_arena *arena, const unsigned char *src, size_t n
 tfx_node *tfx_parse_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                             tfx_lex_mode mode, size_t max_depth, tfx_diags *diags);
 
+/* tfx_parse_general with the syntax of profile PN when `pn`. */
+tfx_node *tfx_parse_general_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                                    tfx_lex_mode mode, size_t max_depth, bool pn,
+                                    tfx_diags *diags);
+
 #endif /* TFX_PARSE_H */

@@ -53,6 +53,9 @@ typedef struct {
 /* Pass 3 run early (settle_parts): how many parts wait for it at least,
  * and what it has to know. */
 #define SETTLE_BATCH 32
+/* The most literal parts at the end of a batch that wait for the next
+ * (profile PN: a run of them, [tmpl.pn.meld]). */
+#define KEEP_MAX 8
 
 typedef struct {
     bool on;              /* parts may still settle (false after a mismatch) */
@@ -1137,7 +1140,7 @@ static void note_part(const parser *p, early *e, const part *pt)
 static void settle_parts(parser *p, early *e, vec *parts)
 {
     cursor c;
-    part kept;
+    part kept[KEEP_MAX];
     size_t keep;
     size_t take;
 
@@ -1147,8 +1150,18 @@ static void settle_parts(parser *p, early *e, vec *parts)
     }
     if (!e->on || p->oom || e->open > 0)
         return;
-    kept = *(part *)tfx_p_item(p, parts, sizeof(part), parts->n - 1);
-    keep = kept.kind == PART_LITERAL ? 1 : 0;
+    /* A literal at the end waits; in profile PN so does the whole run of
+     * literals at the end, which pass 2b melds with whatever literals
+     * follow [tmpl.pn.meld] (a run longer than KEEP_MAX waits for a later
+     * call, when it has ended). */
+    keep = 0;
+    while (keep < parts->n && (keep == 0 || p->pn)
+           && ((part *)tfx_p_item(p, parts, sizeof(part), parts->n - 1 - keep))->kind == PART_LITERAL) {
+        if (keep == KEEP_MAX)
+            return;
+        kept[keep] = *(part *)tfx_p_item(p, parts, sizeof(part), parts->n - 1 - keep);
+        keep++;
+    }
     take = parts->n - keep;
     if (e->cap - e->n < take) {
         size_t cap = e->cap * 2 > e->n + take ? e->cap * 2 : e->n + take;
@@ -1167,11 +1180,15 @@ static void settle_parts(parser *p, early *e, vec *parts)
     c.p = p;
     c.parts.base = parts->base;
     c.parts.n = take;
-    while (c.pos < take)
+    /* [tmpl.pn.meld] the taken parts end in no literal that a later one
+     * would join: melding them now melds what pass 2b would */
+    if (p->pn)
+        meld_literals(p, &c.parts);
+    while (c.pos < c.parts.n)
         e->nodes[e->n++] = sequence_node(p, &c);
     tfx_p_drop(p, parts);
-    if (keep)
-        push_part(p, parts, &kept);
+    while (keep > 0)
+        push_part(p, parts, &kept[--keep]);
     e->seen = parts->n;
 }
 

@@ -375,7 +375,7 @@ static size_t random_chain(unsigned long *seed, char *out, size_t cap)
 }
 
 /* The tree (with ranges) and the diagnostics of a parse, as one string. */
-static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool general)
+static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool general, bool pn)
 {
     tfx_arena *arena = tfx_arena_new(0);
     tfx_diags diags;
@@ -386,8 +386,8 @@ static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool g
     size_t i;
 
     tfx_diags_init(&diags, arena);
-    root = general ? tfx_parse_general(arena, (const unsigned char *)text, n, mode, 8, &diags)
-                   : tfx_parse(arena, (const unsigned char *)text, n, mode, 8, &diags);
+    root = general ? tfx_parse_general_profile(arena, (const unsigned char *)text, n, mode, 8, pn, &diags)
+                   : tfx_parse_profile(arena, (const unsigned char *)text, n, mode, 8, pn, &diags);
     tree = root != NULL ? tfx_ast_sexpr(root, true) : NULL;
     len = (tree != NULL ? strlen(tree) : 0) + 64 + diags.n * 400;
     out = malloc(len);
@@ -412,17 +412,24 @@ static char *parse_outcome(const char *text, size_t n, tfx_lex_mode mode, bool g
 
 /* Parses text by tfx_parse and by tfx_parse_general and compares the
  * outcomes; a difference is counted in *differ, the first three shown. */
-static void compare_paths(const char *what, const char *text, size_t n, tfx_lex_mode mode,
-                          int *differ)
+static void compare_paths_profile(const char *what, const char *text, size_t n, tfx_lex_mode mode,
+                                  bool pn, int *differ)
 {
-    char *fast = parse_outcome(text, n, mode, false);
-    char *general = parse_outcome(text, n, mode, true);
+    char *fast = parse_outcome(text, n, mode, false, pn);
+    char *general = parse_outcome(text, n, mode, true, pn);
 
     CHECK(fast != NULL && general != NULL);
     if (fast != NULL && general != NULL && strcmp(fast, general) != 0 && (*differ)++ < 3)
         fprintf(stderr, "%s fast path differs on: %s\nfast:\n%sgeneral:\n%s", what, text, fast, general);
     free(fast);
     free(general);
+}
+
+/* compare_paths_profile in profile P14. */
+static void compare_paths(const char *what, const char *text, size_t n, tfx_lex_mode mode,
+                          int *differ)
+{
+    compare_paths_profile(what, text, n, mode, false, differ);
 }
 
 /* compare_paths on 60,000 expressions made by gen from a seed. */
@@ -588,6 +595,9 @@ static void test_settle_fast_path(void)
     static const char *const opens[] = {"%{ if a }", "%{ for x in y ~}", "%{~ if b ~}"};
     static const char *const mids[] = {"t", "${x}", "t ", " ${~ z }", "%{ else }"};
     static const char *const closes[] = {"%{ endif }", "%{~ endfor }", "%{ endif ~}"};
+    /* texts the lexer splits into several literal tokens, which profile
+     * PN melds into one part [tmpl.pn.meld] */
+    static const char *const runs[] = {"% ", "$ ", "a$${b}", "%%{ c } ", "$$", "%"};
     unsigned long seed = 11;
     char body[4096];
     char text[4200];
@@ -618,6 +628,8 @@ static void test_settle_fast_path(void)
 
                 open[nopen++] = k;
                 n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", opens[k]);
+            } else if (r < 30 && (seed >> 56) % 4 == 0) {
+                n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", runs[(size_t)(seed >> 40) % 6]);
             } else if (r < 30) {
                 /* an else mostly where it belongs: before an if's end */
                 n += (size_t)snprintf(body + n, sizeof(body) - n, "%s", mids[(size_t)(seed >> 40) % ((seed >> 47) % 32 == 0 ? 5 : 4)]);
@@ -640,16 +652,19 @@ static void test_settle_fast_path(void)
         case 0:
             memcpy(text, body, n + 1);
             compare_paths("settle", text, n, TFX_LEX_TEMPLATE, &differ);
+            compare_paths_profile("settle PN", text, n, TFX_LEX_TEMPLATE, true, &differ);
             CHECK(fast_literal_values_current(text, n, TFX_LEX_TEMPLATE));
             break;
         case 1:
             n = (size_t)snprintf(text, sizeof(text), "\"%s\"", body);
             compare_paths("settle", text, n, TFX_LEX_EXPRESSION, &differ);
+            compare_paths_profile("settle PN", text, n, TFX_LEX_EXPRESSION, true, &differ);
             CHECK(fast_literal_values_current(text, n, TFX_LEX_EXPRESSION));
             break;
         default:
             n = (size_t)snprintf(text, sizeof(text), "<<EOT\n%s\nEOT\n", body);
             compare_paths("settle", text, n, TFX_LEX_EXPRESSION, &differ);
+            compare_paths_profile("settle PN", text, n, TFX_LEX_EXPRESSION, true, &differ);
             break;
         }
     }
