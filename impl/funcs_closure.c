@@ -794,13 +794,16 @@ static bool unify_items_pn(tfx_ctx *ctx, const tfx_value **items, size_t n)
     return true;
 }
 
-static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v);
+static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v,
+                                          tfx_func_error *err);
 
 /* The elements of the known sequence or mapping v with their defaults
  * applied, and with the defaults of the missing or null attributes put
- * in (a mapping's); *n their number, keys[] their names (mappings). */
+ * in (a mapping's); *n their number, keys[] their names (mappings).
+ * NULL with *err set when applying defaults inside failed. */
 static const tfx_value **defaulted_items_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v,
-                                            bool named, tfx_str **keys, size_t *n)
+                                            bool named, tfx_str **keys, size_t *n,
+                                            tfx_func_error *err)
 {
     size_t have = tfx_value_length(v), cap = have + (named ? d->nvalues : 0) + 1, i;
     const tfx_value **items = tfx_ctx_alloc_array(ctx, cap, sizeof(const tfx_value *));
@@ -819,15 +822,19 @@ static const tfx_value **defaulted_items_pn(tfx_ctx *ctx, const defaults *d, con
         }
         (*keys)[i] = key;
         child = child_defaults_pn(d, named, key);
-        items[i] = child != NULL ? apply_defaults_pn(ctx, child, item) : item;
+        items[i] = child != NULL ? apply_defaults_pn(ctx, child, item, err) : item;
+        if (items[i] == NULL)
+            return NULL;
     }
     *n = have;
     for (i = 0; named && i < d->nvalues; i++) {
         long at = find_name(*keys, have, d->names[i]);
         long c = find_name(d->keys, d->nchildren, d->names[i]);
-        const tfx_value *dv = c >= 0 ? apply_defaults_pn(ctx, d->children[c], d->values[i])
+        const tfx_value *dv = c >= 0 ? apply_defaults_pn(ctx, d->children[c], d->values[i], err)
                                      : d->values[i];
 
+        if (dv == NULL)
+            return NULL;
         if (at < 0) {
             (*keys)[*n] = d->names[i];
             items[(*n)++] = dv;
@@ -845,12 +852,17 @@ static const tfx_value **defaulted_items_pn(tfx_ctx *ctx, const defaults *d, con
  * elements get their children's defaults, an object or map the defaults
  * of its missing or null attributes (a default itself completed by the
  * attribute's own defaults); a list, set or map is rebuilt of one unified
- * element type when there is one, else becomes a tuple or object. */
-static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v)
+ * element type when there is one, else becomes a tuple or object.  NULL
+ * with *err set when the unified elements still differ in type (dynamic
+ * in the unified type keeps each its own): cty's collection constructor
+ * panics. */
+static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const tfx_value *v,
+                                          tfx_func_error *err)
 {
     const tfx_marks *marks = NULL;
     tfx_type_kind kind = v->type->kind;
     const tfx_value **items;
+    const tfx_value **unified = NULL;
     tfx_str *keys;
     size_t n;
     bool named = kind == TFX_TYPE_OBJECT || kind == TFX_TYPE_MAP;
@@ -861,19 +873,36 @@ static const tfx_value *apply_defaults_pn(tfx_ctx *ctx, const defaults *d, const
     if (!named && kind != TFX_TYPE_LIST && kind != TFX_TYPE_SET && kind != TFX_TYPE_TUPLE)
         return v;
     v = tfx_value_unmark(ctx, v, &marks);
-    items = defaulted_items_pn(ctx, d, v, named, &keys, &n);
+    items = defaulted_items_pn(ctx, d, v, named, &keys, &n, err);
+    if (items == NULL)
+        return NULL;
+    if (n > 0 && (kind == TFX_TYPE_LIST || kind == TFX_TYPE_SET || kind == TFX_TYPE_MAP)) {
+        /* converted in a copy: when unification fails, the tuple or
+         * object is made of the elements as they were */
+        unified = tfx_ctx_alloc_array(ctx, n, sizeof(const tfx_value *));
+        memcpy((void *)unified, (const void *)items, n * sizeof(const tfx_value *));
+        if (!unify_items_pn(ctx, unified, n))
+            unified = NULL;
+        else if (same_type(unified, n) == NULL)
+            return tfx_fn_error(
+                err, tfx_ctx_printf(ctx, "panic in function implementation: inconsistent %s "
+                                         "element types",
+                                    kind == TFX_TYPE_LIST  ? "list"
+                                    : kind == TFX_TYPE_SET ? "set"
+                                                           : "map"));
+    }
     if (n == 0 && kind == TFX_TYPE_LIST)
         v = tfx_value_list(ctx, v->type->elem, NULL, 0);
     else if (n == 0 && kind == TFX_TYPE_SET)
         v = tfx_value_set(ctx, v->type->elem, NULL, 0);
     else if (n == 0 && kind == TFX_TYPE_MAP)
         v = tfx_value_map(ctx, v->type->elem, NULL, NULL, 0);
-    else if (kind == TFX_TYPE_LIST && unify_items_pn(ctx, items, n))
-        v = tfx_value_list(ctx, items[0]->type, items, n);
-    else if (kind == TFX_TYPE_SET && unify_items_pn(ctx, items, n))
-        v = tfx_value_set(ctx, items[0]->type, items, n);
-    else if (kind == TFX_TYPE_MAP && unify_items_pn(ctx, items, n))
-        v = tfx_value_map(ctx, items[0]->type, keys, items, n);
+    else if (kind == TFX_TYPE_LIST && unified != NULL)
+        v = tfx_value_list(ctx, unified[0]->type, unified, n);
+    else if (kind == TFX_TYPE_SET && unified != NULL)
+        v = tfx_value_set(ctx, unified[0]->type, unified, n);
+    else if (kind == TFX_TYPE_MAP && unified != NULL)
+        v = tfx_value_map(ctx, unified[0]->type, keys, unified, n);
     else if (named)
         v = tfx_value_object(ctx, keys, items, n);
     else
@@ -919,7 +948,7 @@ static const tfx_value *convert_impl(tfx_ctx *ctx, const tfx_function *fn, const
     if (v == NULL)
         return tfx_fn_arg_error(err, 0, why != NULL ? why : "invalid value");
     if (c->defaults != NULL && ctx->pn)
-        return apply_defaults_pn(ctx, c->defaults, v);
+        return apply_defaults_pn(ctx, c->defaults, v, err);
     if (c->defaults != NULL)
         v = apply_defaults(ctx, c->defaults, v, err);
     return v;
