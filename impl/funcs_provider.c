@@ -88,14 +88,20 @@ static void hw_punct(hw_tokens *t, hw_kind kind)
 }
 
 /* [fn.provider.identifier] Whether s is one identifier token (HCL's
- * ValidIdentifier). */
+ * ValidIdentifier): the whole of it, since HCL scans it for identifiers
+ * alone, where white space and comments are not skipped ("a\t" is no
+ * identifier). */
 static bool valid_identifier(tfx_ctx *ctx, const char *s, size_t nbytes)
 {
     tfx_tokens toks;
+    tfx_token first;
 
     if (!tfx_lex(ctx->arena, (const unsigned char *)s, nbytes, TFX_LEX_EXPRESSION, &toks))
         tfx_fn_nomem(ctx);
-    return toks.n == 2 && toks.items[0].kind == TFX_TOK_IDENT;
+    if (toks.n != 2 || toks.items[0].kind != TFX_TOK_IDENT)
+        return false;
+    first = tfx_token_at(&toks, 0);
+    return first.range.start.byte == 0 && first.nbytes == nbytes;
 }
 
 /* [fn.provider.string] The text of a quoted string for s: "\n", "\r",
@@ -133,7 +139,12 @@ static void quoted_text(tfx_ctx *ctx, const char *s, size_t nbytes, const char *
         len = tfx_text_decode((const unsigned char *)s + i, nbytes - i, &cp);
         if (len == 0)
             len = 1;
-        if (!tfx_text_is_print(cp))
+        if (cp < 0) {
+            /* a byte of a bad sequence: Go reads it as U+FFFD, which is
+             * printable and written as it is */
+            memcpy(buf + n, "\xef\xbf\xbd", 3);
+            n += 3;
+        } else if (!tfx_text_is_print(cp))
             n += (size_t)snprintf(buf + n, 11, cp < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)cp);
         else {
             memcpy(buf + n, s + i, len);

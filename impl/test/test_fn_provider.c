@@ -83,6 +83,12 @@ static void test_against_reference(void)
          "{\"type\":\"string\",\"v\":\"a = \\\"x\\\"\\nb = 1\\n\"}"},
         {"provider::terraform::encode_tfvars({\"a b\" = 1})",
          "ERROR Error in function call"},
+        /* [fn.provider.identifier] the whole key: no white space or
+         * comment after the identifier */
+        {"provider::terraform::encode_tfvars({\"tab\\t\" = 1})",
+         "ERROR Error in function call"},
+        {"provider::terraform::encode_expr({\"a \" = 1, \"b#\" = 2})",
+         "{\"type\":\"string\",\"v\":\"{\\n  \\\"a \\\" = 1\\n  \\\"b#\\\" = 2\\n}\"}"},
         {"provider::terraform::encode_tfvars([1])",
          "ERROR Error in function call"},
         {"provider::terraform::decode_tfvars(\"a = 1\\nb = [\\\"x\\\", null]\\n\")",
