@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vars == NULL)
         return 0;
     cli_varfile_free();
-    ok = cli_varfile_load_text("eval", path, text, n, vars);
+    ok = cli_varfile_load_text("eval", path, text, n, vars, TFX_PROFILE_DEFAULT);
     check_diagnostics();
     if (!ok) {
         if (json_object_size(vars) != 0)
@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char *second;
 
             cli_varfile_free();
-            if (!cli_varfile_load_text("eval", path, text, n, again))
+            if (!cli_varfile_load_text("eval", path, text, n, again, TFX_PROFILE_DEFAULT))
                 fuzz_fail("a second load of the same file has errors");
             second = dump_checked(again, "the variables, loaded again");
             if (strcmp(first, second) != 0)

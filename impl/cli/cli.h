@@ -119,12 +119,13 @@ size_t cli_scan_expr(const char *t, size_t n, int *open);
  * into vars, a JSON object of NAME -> typed value (the corpus's encoding),
  * a later definition replacing an earlier one.  1 on success; after
  * printing the errors on standard error, 0 when the file cannot be read
- * and -1 when it has errors (then vars is unchanged). */
-int cli_varfile_load(const char *cmd, const char *path, json_t *vars);
+ * and -1 when it has errors (then vars is unchanged).  The values are
+ * parsed and evaluated in `profile`, the command's ([profile.option]). */
+int cli_varfile_load(const char *cmd, const char *path, json_t *vars, tfx_profile profile);
 /* The same for a file's text already read (text[0..n), path naming it and
  * choosing its form): 1 on success, 0 when it has errors. */
 int cli_varfile_load_text(const char *cmd, const char *path, const char *text, size_t n,
-                          json_t *vars);
+                          json_t *vars, tfx_profile profile);
 /* The diagnostics of the files read so far as JSON objects (NULL: none);
  * their ranges are in the file. cli_varfile_free forgets them. */
 const json_t *cli_varfile_diagnostics(void);

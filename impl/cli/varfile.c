@@ -49,6 +49,7 @@ typedef struct {
     size_t n;
     tfx_source *shown;
     int errors;
+    tfx_profile profile;    /* [profile.option] the command's */
 } vfile;
 
 /* The position of byte `at`: lines from 1, columns in characters from 1. */
@@ -158,7 +159,8 @@ static json_t *eval_value(vfile *f, size_t start, size_t end)
     blank[f->n] = '\0';
     tfx_context_allow_variables(ctx, 0);
     tfx_context_allow_functions(ctx, 0);
-    src = tfx_source_parse(f->path, blank, f->n, TFX_MODE_EXPRESSION, NULL);
+    tfx_context_set_profile(ctx, f->profile);
+    src = tfx_source_parse_profile(f->path, blank, f->n, TFX_MODE_EXPRESSION, NULL, f->profile);
     if (src != NULL && !tfx_source_has_errors(src))
         r = tfx_evaluate(src, ctx, NULL);
     if (src == NULL || (r == NULL && !tfx_source_has_errors(src))) {
@@ -449,6 +451,8 @@ static json_t *json_typed(vfile *f, const char *name, size_t start, size_t end)
     char *error = NULL;
     json_t *value = NULL;
 
+    if (ctx != NULL)
+        tfx_context_set_profile(ctx, f->profile);
     if (ctx != NULL && src != NULL
         && tfx_context_set_json(ctx, "v", f->text + start, end - start, &error) == 0)
         r = tfx_evaluate(src, ctx, NULL);
@@ -579,20 +583,20 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 int cli_varfile_load_text(const char *cmd, const char *path, const char *text, size_t n,
-                          json_t *vars)
+                          json_t *vars, tfx_profile profile)
 {
-    vfile f = {cmd, path, text, n, NULL, 0};
+    vfile f = {cmd, path, text, n, NULL, 0, profile};
     int ok;
 
     /* the whole file, for the lines and carets of diagnostics */
-    f.shown = tfx_source_parse(path, text, n, TFX_MODE_TEMPLATE, NULL);
+    f.shown = tfx_source_parse_profile(path, text, n, TFX_MODE_TEMPLATE, NULL, profile);
     /* [varfile.format] JSON when the name ends in .json, as Terraform */
     ok = ends_with(path, ".json") ? load_json(&f, vars) : load_hcl(&f, vars);
     tfx_source_free(f.shown);
     return ok;
 }
 
-int cli_varfile_load(const char *cmd, const char *path, json_t *vars)
+int cli_varfile_load(const char *cmd, const char *path, json_t *vars, tfx_profile profile)
 {
     size_t n;
     char *text = cli_read_file(path, &n);
@@ -604,7 +608,7 @@ int cli_varfile_load(const char *cmd, const char *path, json_t *vars)
                 "exist or cannot be read.\n", cmd, path);
         return 0;
     }
-    ok = cli_varfile_load_text(cmd, path, text, n, vars);
+    ok = cli_varfile_load_text(cmd, path, text, n, vars, profile);
     free(text);
     return ok ? 1 : -1;
 }

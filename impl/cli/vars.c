@@ -268,6 +268,8 @@ int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only)
 
     if (types_only) {
         g.ctx = tfx_context_new();
+        if (g.ctx != NULL)
+            tfx_context_set_profile(g.ctx, o->profile); /* [profile.option] */
         g.types = json_object();
         if (g.ctx == NULL || g.types == NULL) {
             cli_msg("tfexpr %s: out of memory\n", o->cmd);
@@ -288,7 +290,7 @@ int cli_vars_load(const cli_opts *o, tfx_context *ctx, int types_only)
         else if (strcmp(opt, "--var") == 0)
             ok = load_var(&g, arg);
         else if (strcmp(opt, "--var-file") == 0) {
-            int rc = cli_varfile_load(o->cmd, arg, g.tfvars);
+            int rc = cli_varfile_load(o->cmd, arg, g.tfvars, o->profile);
 
             ok = rc > 0;
             input_errors = rc < 0;

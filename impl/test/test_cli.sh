@@ -452,6 +452,18 @@ esac
 # [varfile.check] check takes the types
 if [ "$("$tfexpr" check --var-file "$vf/a.tfvars" 'var.tags')" = 'object({Name=string,"a b"=tuple([number,number,number])})' ]; then ok; else bad "check --var-file"; fi
 expect 1 "$tfexpr" check --var-file "$vf/a.tfvars" 'var.nosuch'
+# [profile.option] a file's values in the command's profile: PN's || takes
+# null as false, P14's refuses it; P14 does not parse '::'
+printf 'b = null || true\n' >"$vf/p.tfvars"
+if [ "$("$tfexpr" eval --var-file "$vf/p.tfvars" 'var.b')" = 'true' ]; then ok; else bad "var-file: PN by default"; fi
+expect 1 "$tfexpr" eval --profile P14 --var-file "$vf/p.tfvars" 'var.b'
+expect 1 "$tfexpr" check --profile P14 --var-file "$vf/p.tfvars" 'var.b'
+printf '{"u":{"type":"string","unknown":true,"refinements":{"not_null":true}}}' >"$vf/r.json"
+expect 0 "$tfexpr" check --vars "$vf/r.json" 'u'
+expect 2 "$tfexpr" check --profile P14 --vars "$vf/r.json" 'u'
+printf 'c = core::upper("x")\n' >"$vf/q.tfvars"
+err=$("$tfexpr" eval --profile P14 --var-file "$vf/q.tfvars" 'var.c' 2>&1 >/dev/null)
+case $err in *'Extra characters after expression'*) ok ;; *) bad "var-file: P14's syntax: $err" ;; esac
 # [varfile.order] the later of --var-file and --var var.NAME wins
 printf 'region = "eu-west-1"\nzone = "b"\n' >"$vf/b.tfvars"
 if [ "$("$tfexpr" eval --var-file "$vf/a.tfvars" --var-file "$vf/b.tfvars" 'var.region')" = '"eu-west-1"' ]; then ok; else bad "var-file order: later file"; fi
