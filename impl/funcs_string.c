@@ -656,7 +656,9 @@ static const tfx_value *startswith_unknown(tfx_ctx *ctx, const tfx_value *str, t
     const tfx_refinement *r = tfx_value_refinement(str);
     const tfx_str known = r != NULL ? r->prefix : (tfx_str){"", 0};
 
-    if (p.nbytes <= known.nbytes && memcmp(known.s, p.s, p.nbytes) == 0)
+    /* the empty prefix first: a refinement without a prefix has no bytes
+     * (known.s NULL), which memcmp may not be given even for 0 bytes */
+    if (p.nbytes == 0 || (p.nbytes <= known.nbytes && memcmp(known.s, p.s, p.nbytes) == 0))
         return tfx_value_bool(true);
     if (known.nbytes >= p.nbytes)
         return tfx_value_bool(false);
