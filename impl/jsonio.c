@@ -921,9 +921,9 @@ typedef struct {
                              the current element (the ctx itself, or the
                              scratch of the lazy array being read) */
     bool general;         /* its parsers take no fast path */
-    struct leaf_entry *leaves;   /* leaf_value's cache (LEAF_CACHE_SLOTS),
-                                    made for the first lazy array; NULL
-                                    before and on the general path */
+    struct leaf_cache *leaves;   /* leaf_value's cache, made for the first
+                                    lazy array; NULL before and on the
+                                    general path */
     bool pn;              /* profile PN's json.ImpliedType (duplicate keys) */
     const char *error;
 } decoder;
@@ -1795,6 +1795,20 @@ typedef struct leaf_entry {
 #define LEAF_CACHE_SLOTS 4096
 #define LEAF_CACHE_MAX_BYTES 64
 
+/* The cache is tried on this many payloads of a kind; it goes on for
+ * that kind only if at least one in LEAF_CACHE_MIN_HIT of them was found
+ * there (else its hashing costs more than it saves). */
+#define LEAF_CACHE_TRIAL 4096
+#define LEAF_CACHE_MIN_HIT 8
+
+/* The entries, and per kind (0 string, 1 number) the payloads looked up
+ * and found. */
+typedef struct leaf_cache {
+    leaf_entry slots[LEAF_CACHE_SLOTS];
+    size_t tries[2];
+    size_t hits[2];
+} leaf_cache;
+
 /* A payload's slot: FNV-1a of its bytes and kind. */
 static size_t leaf_slot(tfx_type_kind kind, tfx_str text)
 {
@@ -1820,7 +1834,8 @@ static const tfx_value *leaf_value_general(decoder *d, const tfx_type *ty, tfx_s
 /* [value.string.nfc] [num.parse] Fast path of leaf_value_general: the
  * value made earlier in this decoding from the same payload bytes for
  * the same kind of leaf, when the cache (one entry per slot, the latest)
- * holds it.  decode_number and tfx_value_string make a value from the
+ * holds it; a kind of leaf that seldom repeats stops using the cache after
+ * LEAF_CACHE_TRIAL payloads.  decode_number and tfx_value_string make a value from the
  * text alone (the ctx's profile and limits do not change during a
  * decoding), unmarked and immutable, so the value made earlier is equal
  * in every respect to the one they would make again; sharing it saves its
@@ -1831,15 +1846,21 @@ static const tfx_value *leaf_value_general(decoder *d, const tfx_type *ty, tfx_s
 static const tfx_value *leaf_value(decoder *d, const tfx_type *ty, tfx_str text,
                                    const jpath *path)
 {
+    leaf_cache *c = d->leaves;
+    size_t k = ty->kind == TFX_TYPE_NUMBER;
     leaf_entry *e;
     const tfx_value *v;
 
-    if (d->leaves == NULL || text.nbytes > LEAF_CACHE_MAX_BYTES)
+    if (c == NULL || text.nbytes > LEAF_CACHE_MAX_BYTES
+        || (c->tries[k] >= LEAF_CACHE_TRIAL && c->hits[k] * LEAF_CACHE_MIN_HIT < c->tries[k]))
         return leaf_value_general(d, ty, text, path);
-    e = &d->leaves[leaf_slot(ty->kind, text)];
+    c->tries[k]++;
+    e = &c->slots[leaf_slot(ty->kind, text)];
     if (e->value != NULL && e->kind == ty->kind && e->nbytes == text.nbytes
-        && memcmp(e->text, text.s, text.nbytes) == 0)
+        && memcmp(e->text, text.s, text.nbytes) == 0) {
+        c->hits[k]++;
         return e->value;
+    }
     v = leaf_value_general(d, ty, text, path);
     if (v != NULL) {
         e->kind = ty->kind;
@@ -2026,7 +2047,7 @@ static bool decode_lazy_items(decoder *d, const jnode *raw, const tfx_type *ty,
     if (!tfx_arena_finalizer(d->ctx->arena, scratch_free, box))
         fail_memory(d->ctx);
     if (d->leaves == NULL && !d->general)
-        d->leaves = tfx_ctx_alloc_array(d->ctx, LEAF_CACHE_SLOTS, sizeof(leaf_entry));
+        d->leaves = tfx_ctx_alloc(d->ctx, sizeof(leaf_cache));
     memset(&p, 0, sizeof(p));
     memset(&scratch, 0, sizeof(scratch));
     p.s = (const unsigned char *)d->src;
