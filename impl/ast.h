@@ -58,9 +58,9 @@ typedef enum {
 
 typedef struct {
     tfx_literal_kind kind;
+    bool boolean;          /* BOOL (beside kind, in its padding) */
     const char *text;      /* NUMBER, STRING: NUL-terminated */
     size_t ntext;          /* bytes of text */
-    bool boolean;          /* BOOL */
     /* The literal's value as the parser worked it out once
      * (tfx_p_literal_value), for every evaluation to take; NULL when the
      * parser did not, and the evaluation works it out itself. */
@@ -90,10 +90,10 @@ const char *tfx_op_text(tfx_op op);
 /* One step of a traversal: `.name` or `[literal]` (also `.0`). */
 typedef struct {
     bool is_attr;
+    bool legacy;           /* written as .N */
     const char *name;      /* is_attr */
     size_t nname;
     tfx_literal key;       /* !is_attr */
-    bool legacy;           /* written as .N */
     tfx_range range;
 } tfx_step;
 
@@ -120,13 +120,18 @@ struct tfx_node {
             tfx_node *tuple;      /* a FOR node */
         } join;
         struct {
-            const char *root;     /* SCOPE_TRAVERSAL */
-            size_t nroot;
-            tfx_range root_range;
-            tfx_node *source;     /* RELATIVE_TRAVERSAL */
+            /* one kind's fields or the other's, never both (a node of
+             * each kind in a large tree: 16 bytes of each) */
+            union {
+                struct {
+                    const char *root;     /* SCOPE_TRAVERSAL */
+                    size_t nroot;
+                    tfx_range root_range;
+                };
+                tfx_node *source;         /* RELATIVE_TRAVERSAL */
+            };
             tfx_step *steps;
             size_t nsteps;
-            size_t capsteps;      /* room in steps, while the parser appends */
         } traversal;
         struct {
             const char *name;

@@ -623,6 +623,15 @@ static tfx_node *parse_with_traversals(parser *p)
  * Traversals [gram.traversal]
  * ------------------------------------------------------------------ */
 
+/* Whether the steps array of a traversal that add_step made, holding n
+ * steps, is full: it has room for 2 steps first, then doubles when full
+ * (so that a long chain stays linear), so its room follows from n and
+ * the node need not keep it. */
+static bool steps_full(size_t n)
+{
+    return n < 2 ? n == 0 : (n & (n - 1)) == 0;
+}
+
 /* Appends a step to a traversal node, or wraps `expr` in a relative
  * traversal with that one step. */
 static tfx_node *add_step(parser *p, tfx_node *expr, const tfx_step *step)
@@ -633,9 +642,8 @@ static tfx_node *add_step(parser *p, tfx_node *expr, const tfx_step *step)
         n = tfx_p_node(p, TFX_NODE_RELATIVE_TRAVERSAL, expr->range);
         n->as.traversal.source = expr;
     }
-    /* the steps array doubles when full, so a long chain stays linear;
-     * not cleared: a step is written whole before it is read */
-    if (n->as.traversal.nsteps >= n->as.traversal.capsteps) {
+    /* not cleared: a step is written whole before it is read */
+    if (steps_full(n->as.traversal.nsteps)) {
         size_t cap = n->as.traversal.nsteps < 2 ? 2 : n->as.traversal.nsteps * 2;
         tfx_step *steps = tfx_p_alloc_raw(p, cap * sizeof(tfx_step));
 
@@ -644,7 +652,6 @@ static tfx_node *add_step(parser *p, tfx_node *expr, const tfx_step *step)
         if (n->as.traversal.nsteps > 0)
             memcpy(steps, n->as.traversal.steps, n->as.traversal.nsteps * sizeof(tfx_step));
         n->as.traversal.steps = steps;
-        n->as.traversal.capsteps = cap;
     }
     n->as.traversal.steps[n->as.traversal.nsteps++] = *step;
     n->range = tfx_p_between(n->range, step->range);
