@@ -699,7 +699,9 @@ static tfvars_attr *tfvars_attributes(tfx_ctx *ctx, const char *src, size_t nbyt
     size_t n = 0;
     size_t i = 0;
 
-    if (!tfx_lex(ctx->arena, (const unsigned char *)src, nbytes, TFX_LEX_EXPRESSION, &toks))
+    /* PN's lexer, its columns too ([lex.pos.column.pn]): for the messages */
+    if (!tfx_lex_profile(ctx->arena, (const unsigned char *)src, nbytes, TFX_LEX_EXPRESSION, true,
+                         &toks))
         tfx_fn_nomem(ctx);
     tfx_lex_join_double_colons(&toks);
     attrs = tfx_ctx_alloc_array(ctx, toks.n, sizeof(*attrs));

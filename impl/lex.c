@@ -71,6 +71,7 @@ typedef struct {
                                  * are in the array */
     size_t max_stretch;         /* bytes lex_run lexes before it checks */
     bool eof;                   /* the EOF token is in the array */
+    bool pn;                    /* profile PN's clusters [lex.pos.column.pn] */
 } lexer;
 
 /* Makes room for one more item in vector v; false when malloc refuses. */
@@ -107,8 +108,9 @@ typedef enum {
 } shape;
 
 /* Where a token of any shape that starts at `start` and covers
- * src[ts..te) ends: one column per grapheme cluster, a cluster that is a
- * newline (LF or CR LF) starting a new line. */
+ * src[ts..te) ends: one column per grapheme cluster (profile PN's with
+ * lx->pn, [lex.pos.column.pn]), a cluster that is a newline (LF or CR LF)
+ * starting a new line. */
 static tfx_pos counted_end(const lexer *lx, tfx_pos start, size_t ts, size_t te)
 {
     tfx_pos end = start;
@@ -130,7 +132,7 @@ static tfx_pos counted_end(const lexer *lx, tfx_pos start, size_t ts, size_t te)
             i++;
             continue;
         }
-        len = tfx_text_grapheme_len(lx->src + i, te - i);
+        len = tfx_text_grapheme_len_profile(lx->src + i, te - i, lx->pn);
         if ((len == 1 && lx->src[i] == '\n')
             || (len == 2 && lx->src[i] == '\r' && lx->src[i + 1] == '\n')) {
             end.line++;
@@ -1547,7 +1549,7 @@ static void lex_until(lexer *lx)
 
 /* tfx_lex, with the fast paths or by the general scanners alone. */
 static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes,
-                       tfx_lex_mode mode, bool fast, tfx_tokens *out)
+                       tfx_lex_mode mode, bool fast, bool pn, tfx_tokens *out)
 {
     lexer lx;
     bool ok;
@@ -1567,6 +1569,7 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
     out->error_tokens = false;
     if (!lexer_init(&lx, src, nbytes, mode, fast, cap))
         return false;
+    lx.pn = pn;
     lex_until(&lx);
     if (!lx.failed && lx.tokens.cap - lx.tokens.n > lx.tokens.n / 8) {
         /* the room left over, given back (realloc shrinks in place) */
@@ -1593,13 +1596,19 @@ static bool lex_source(tfx_arena *arena, const unsigned char *src, size_t nbytes
 bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
              tfx_lex_mode mode, tfx_tokens *out)
 {
-    return lex_source(arena, src, nbytes, mode, true, out);
+    return lex_source(arena, src, nbytes, mode, true, false, out);
+}
+
+bool tfx_lex_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                     tfx_lex_mode mode, bool pn, tfx_tokens *out)
+{
+    return lex_source(arena, src, nbytes, mode, true, pn, out);
 }
 
 bool tfx_lex_general(tfx_arena *arena, const unsigned char *src, size_t nbytes,
                      tfx_lex_mode mode, tfx_tokens *out)
 {
-    return lex_source(arena, src, nbytes, mode, false, out);
+    return lex_source(arena, src, nbytes, mode, false, false, out);
 }
 
 /* [lex.pn.double-colon] Newer HCL's scanner has a rule for "::" before
@@ -1784,6 +1793,7 @@ tfx_lexer *tfx_lex_start(const unsigned char *src, size_t nbytes, tfx_lex_mode m
         return NULL;
     }
     s->lx.max_stretch = TFX_LEX_WINDOW / 4;
+    s->lx.pn = pn; /* [lex.pos.column.pn] */
     s->pn = pn;
     s->readable = 0;
     memset(&s->counts, 0, sizeof(s->counts));

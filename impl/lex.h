@@ -143,6 +143,12 @@ static inline tfx_token tfx_token_at(const tfx_tokens *t, size_t i)
 bool tfx_lex(tfx_arena *arena, const unsigned char *src, size_t nbytes,
              tfx_lex_mode mode, tfx_tokens *out);
 
+/* tfx_lex under a profile: with pn, columns count the grapheme clusters
+ * of profile PN (go-textseg v15, [lex.pos.column.pn]); the tokens are the
+ * same. */
+bool tfx_lex_profile(tfx_arena *arena, const unsigned char *src, size_t nbytes,
+                     tfx_lex_mode mode, bool pn, tfx_tokens *out);
+
 /* The same tokens, found by the general scanners alone (every rule of the
  * state tried, the longest match kept), without the fast paths that tfx_lex
  * takes for common tokens: the reference the fast paths are tested
@@ -164,7 +170,8 @@ void tfx_lex_join_double_colons(tfx_tokens *t);
  *
  * tfx_lex_start sets up a lexer for src[0..nbytes) (NULL when malloc
  * refuses or the source is too long), with profile PN's Colon pairs
- * joined as tfx_lex_join_double_colons joins them if pn.  tfx_lex_step
+ * joined as tfx_lex_join_double_colons joins them and PN's columns
+ * ([lex.pos.column.pn]) if pn.  tfx_lex_step
  * drops the window's first `drop` readable tokens, lexes on, and sets
  * *out to the tokens of the window that are readable: the kept ones, then
  * at least TFX_LEX_WINDOW / 2 more unless the source has ended, when the

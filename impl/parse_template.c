@@ -218,14 +218,15 @@ static size_t decode_escape(parser *p, const unsigned char *s, size_t n, tfx_ran
 }
 
 /* The position `nbytes` bytes into a token that starts at `start`,
- * counting lines and grapheme clusters as the token's own range does (a
- * cluster that begins with CR or LF starts a line). */
-static tfx_pos advance_pos(tfx_pos start, const unsigned char *s, size_t nbytes)
+ * counting lines and grapheme clusters (the profile's, [lex.pos.column.pn])
+ * as the token's own range does (a cluster that begins with CR or LF
+ * starts a line). */
+static tfx_pos advance_pos(const parser *p, tfx_pos start, const unsigned char *s, size_t nbytes)
 {
     size_t j = 0;
 
     while (j < nbytes) {
-        size_t g = tfx_text_grapheme_len(s + j, nbytes - j);
+        size_t g = tfx_text_grapheme_len_profile(s + j, nbytes - j, p->pn);
 
         start.byte += g;
         if (s[j] == '\r' || s[j] == '\n') {
@@ -308,8 +309,8 @@ static void decode_literal(parser *p, tfx_token tok, bool quoted, const char **t
 
             if (wrote == (size_t)-1) {
                 /* an invalid escape: report it with its range */
-                r.start = advance_pos(tok.range.start, tok.bytes, i);
-                r.end = advance_pos(r.start, s, len);
+                r.start = advance_pos(p, tok.range.start, tok.bytes, i);
+                r.end = advance_pos(p, r.start, s, len);
                 wrote = decode_escape(p, s, len, r, out + nout, false);
             }
             nout += wrote;
@@ -689,19 +690,22 @@ static bool plain_columns(const unsigned char *s, size_t n)
     return true;
 }
 
-/* [tmpl.heredoc.flush] The grapheme clusters of a line's indentation
- * s[0..lead) (tfx_text_count_graphemes), with a fast path: text that
- * plain_columns accepts has a cluster per byte (count_graphemes looks at
- * those bytes alone, so what follows does not matter). */
+/* [tmpl.heredoc.flush] [tmpl.heredoc.flush.pn] The grapheme clusters (the
+ * profile's) of a line's indentation s[0..lead)
+ * (tfx_text_count_graphemes_profile), with a fast path: text that
+ * plain_columns accepts has a cluster per byte in both profiles
+ * (count_graphemes looks at those bytes alone, so what follows does not
+ * matter). */
 static size_t indent_columns(const parser *p, const unsigned char *s, size_t lead)
 {
     if (!p->general && plain_columns(s, lead))
         return lead;
-    return tfx_text_count_graphemes(s, lead);
+    return tfx_text_count_graphemes_profile(s, lead, p->pn);
 }
 
-/* [tmpl.heredoc.flush] The bytes of the first `columns` grapheme clusters
- * of s[0..n) (tfx_text_skip_graphemes), with a fast path: when the first
+/* [tmpl.heredoc.flush] [tmpl.heredoc.flush.pn] The bytes of the first
+ * `columns` grapheme clusters (the profile's) of s[0..n)
+ * (tfx_text_skip_graphemes_profile), with a fast path: when the first
  * `columns` bytes (all of s when it is shorter) are accepted by
  * plain_columns and the byte after them is ASCII or there is none, each
  * is a cluster, and the last one ends where they end. */
@@ -712,7 +716,7 @@ static size_t indent_bytes(const parser *p, const unsigned char *s, size_t n, si
 
     if (!p->general && plain_columns(s, k) && (k == n || s[k] < 0x80))
         return k;
-    return tfx_text_skip_graphemes(s, n, columns, &taken);
+    return tfx_text_skip_graphemes_profile(s, n, columns, &taken, p->pn);
 }
 
 /* Removes from every line the indentation all its non-blank lines share.

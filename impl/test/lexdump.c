@@ -104,8 +104,8 @@ int main(void)
             answer = json_pack("{so}", "diagnostics", rows);
             goto reply;
         }
-        if (!tfx_lex(arena, src, n, mode && strcmp(mode, "template") == 0
-                     ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, &toks)) {
+        if (!tfx_lex_profile(arena, src, n, mode && strcmp(mode, "template") == 0
+                             ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION, pn, &toks)) {
             toks.n = 0;
             json_array_append_new(rows, json_string("(out of memory)"));
         } else if (pn) {
