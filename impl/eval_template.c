@@ -476,22 +476,30 @@ typedef struct {
     size_t max;
 } uniform_tuples;
 
-static void uniform_tuples_init(tfx_ctx *ctx, uniform_tuples *u, const tfx_value *const *vals,
-                                size_t count, size_t largest)
+/* The type of every one of vals[0..count) by address, or NULL (none, or
+ * two types). */
+static const tfx_type *values_one_type(const tfx_value *const *vals, size_t count)
+{
+    for (size_t i = 1; i < count; i++)
+        if (vals[i]->type != vals[0]->type)
+            return NULL;
+    return count > 0 ? vals[0]->type : NULL;
+}
+
+/* one_type: the values' one type (values_one_type), or NULL. */
+static void uniform_tuples_init(tfx_ctx *ctx, uniform_tuples *u, const tfx_type *one_type,
+                                size_t largest)
 {
     const tfx_type **rep;
 
     u->rep = NULL;
     u->types = NULL;
     u->max = largest < UNIFORM_TUPLE_MAX ? largest : UNIFORM_TUPLE_MAX;
-    for (size_t i = 1; i < count; i++)
-        if (vals[i]->type != vals[0]->type)
-            return;
-    if (count == 0)
+    if (one_type == NULL)
         return;
     rep = tfx_ctx_alloc_array(ctx, u->max + 1, sizeof(const tfx_type *));
-    for (size_t k = 0; k < u->max; k++)
-        rep[k] = vals[0]->type;
+    for (size_t k = 0; k <= u->max; k++)
+        rep[k] = one_type;
     u->rep = rep;
     u->types = tfx_ctx_alloc_array(ctx, u->max + 1, sizeof(const tfx_type *));
 }
@@ -542,9 +550,11 @@ static void *alloc_uncleared(tfx_ctx *ctx, size_t n, size_t size)
  * n + g log g work for g distinct keys instead of n log n.  The keys come
  * out sorted and distinct, which is what tfx_value_object_sorted needs;
  * each group's tuple is group_tuple's.  test_eval compares both on random
- * keys. */
-const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
-                              const tfx_value *const *vals, size_t count)
+ * keys.  one_type is values_one_type(vals, count), which for_object
+ * works out as the values come. */
+static const tfx_value *group_values(tfx_ctx *ctx, const tfx_str *names,
+                                     const tfx_value *const *vals, size_t count,
+                                     const tfx_type *one_type)
 {
     size_t n1 = count > 0 ? count : 1;
     size_t *group = alloc_uncleared(ctx, n1, sizeof(size_t));
@@ -611,7 +621,7 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
         laid[end[group[i]]++] = vals[i];
     sorted = alloc_uncleared(ctx, ngroups + 1, sizeof(tfx_str));
     gvals = alloc_uncleared(ctx, ngroups + 1, sizeof(const tfx_value *));
-    uniform_tuples_init(ctx, &u, vals, count, largest);
+    uniform_tuples_init(ctx, &u, one_type, largest);
     for (size_t r = 0; r < ngroups; r++) {
         size_t begin = r > 0 ? end[r - 1] : 0;
 
@@ -619,6 +629,12 @@ const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
         gvals[r] = group_tuple(ctx, &u, laid + begin, end[r] - begin);
     }
     return tfx_value_object_sorted(ctx, sorted, gvals, ngroups);
+}
+
+const tfx_value *tfx_ev_group(tfx_ctx *ctx, const tfx_str *names,
+                              const tfx_value *const *vals, size_t count)
+{
+    return group_values(ctx, names, vals, count, values_one_type(vals, count));
 }
 
 /* [for.key] (semantics F8, F9, Z5) One element's key: null, unknown and
@@ -819,6 +835,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     bool group = n->as.for_expr.group;
     bool in_main = key_in_main_ctx(keyx, count);
     bool known = true;
+    const tfx_type *one_type = NULL;   /* of the values so far (group_values) */
     key_set seen;
     key_scratch ks;
     size_t m = 0;
@@ -863,6 +880,10 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
             continue;
         }
         vals[m] = v;
+        if (m == 0)
+            one_type = v->type;
+        else if (v->type != one_type)
+            one_type = NULL;
         m++;
     }
     if (!in_main)
@@ -870,7 +891,7 @@ static const tfx_value *for_object(tfx_ev *ev, const tfx_node *n, const tfx_env 
     if (!known)
         return unknown_for_pn(ctx, marks);
     if (group)
-        return tfx_value_mark(ctx, tfx_ev_group(ctx, names, vals, m), marks);
+        return tfx_value_mark(ctx, group_values(ctx, names, vals, m, one_type), marks);
     return tfx_value_mark(ctx, tfx_value_object(ctx, names, vals, m), marks);
 }
 
