@@ -159,11 +159,23 @@ size_t tfx_text_grapheme_len(const unsigned char *s, size_t n)
     return tfx_text_grapheme_len_profile(s, n, false);
 }
 
+/* Whether go-textseg ends a cluster between a Hangul LV syllable and a T
+ * jamo that follows it: when the LV follows L jamo (its Hangul sequence
+ * `L+ LV` may be followed by V jamo only), where UAX #29 keeps them
+ * together.  prev2_class is the class before the LV in the cluster, -1
+ * if none. */
+static bool textseg_hangul_break(int prev2_class, int prev_class, int cp_class)
+{
+    return cp_class == UTF8PROC_BOUNDCLASS_T && prev_class == UTF8PROC_BOUNDCLASS_LV
+           && prev2_class == UTF8PROC_BOUNDCLASS_L;
+}
+
 size_t tfx_text_grapheme_len_profile(const unsigned char *s, size_t n, bool pn)
 {
     utf8proc_int32_t state = 0;
     int32_t prev;
     int prev_class;
+    int prev2_class = -1;
     bool core_seen;
     bool zwj_core;
     size_t i;
@@ -195,11 +207,14 @@ size_t tfx_text_grapheme_len_profile(const unsigned char *s, size_t n, bool pn)
             && !(zwj_core && prev_class == UTF8PROC_BOUNDCLASS_ZWJ
                  && cp_class == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC))
             break;
+        if (textseg_hangul_break(prev2_class, prev_class, cp_class))
+            break;
         if (!core_seen && cp_class != UTF8PROC_BOUNDCLASS_PREPEND) {
             core_seen = true;
             zwj_core = textseg_zwj_core(cp_class);
         }
         prev = cp;
+        prev2_class = prev_class;
         prev_class = cp_class;
         i += len;
     }

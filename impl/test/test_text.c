@@ -181,6 +181,14 @@ static void test_graphemes_fast_path(void)
      * the one before it in PN */
     CHECK(tfx_text_count_graphemes((const unsigned char *)"a\xE0\xA2\x98", 4) == 2);
     CHECK(tfx_text_count_graphemes_profile((const unsigned char *)"a\xE0\xA2\x98", 4, true) == 1);
+    /* [fn.strings.graphemes] L LV T: the T starts a cluster; LV T and
+     * L LV V T are one */
+    CHECK(tfx_text_count_graphemes((const unsigned char *)"\xE1\x84\x80\xEA\xB0\x80\xED\x9F\x99", 9)
+          == 2);
+    CHECK(tfx_text_count_graphemes((const unsigned char *)"\xEA\xB0\x80\xED\x9F\x99", 6) == 1);
+    CHECK(tfx_text_count_graphemes(
+              (const unsigned char *)"\xE1\x84\x80\xEA\xB0\x80\xE1\x85\xA1\xED\x9F\x99", 12)
+          == 1);
 }
 
 int main(void)
