@@ -422,6 +422,19 @@ static bool newer_combining(int32_t cp)
     return cp >= 0 && newer_than_go_tables(cp) && utf8proc_get_property(cp)->combining_class != 0;
 }
 
+/* [value.string.nfc] Whether cp splits the text into runs normalised one
+ * by one, cp itself copied as it is between them: with unicode13, a mark
+ * Unicode 13 had not assigned (Go 1.19's tables see a starter that
+ * composes with nothing); in both profiles U+11A7, a vowel jamo that
+ * composes with nothing on either side, which utf8proc 2.8.0 would join
+ * to an LV syllable before it (as the T jamo of index 0) and so drop.
+ * NFC of text around a starter that composes with nothing is that of the
+ * runs on each side. */
+static bool nfc_splits(int32_t cp, bool unicode13)
+{
+    return cp == 0x11A7 || (unicode13 && cp >= 0x300 && newer_combining(cp));
+}
+
 /* The NFC form of s[0..n) (valid UTF-8) by utf8proc, appended to
  * out[*o..]; false if utf8proc fails. */
 static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
@@ -492,9 +505,9 @@ char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *ou
     return nfc_general(arena, s, n, true, out_n);
 }
 
-/* The NFC form of valid UTF-8 text by utf8proc; with unicode13, the
- * marks that Unicode 13 had not assigned split the text into runs
- * normalised one by one (Go 1.19's x/text tables, profile P14). */
+/* The NFC form of valid UTF-8 text by utf8proc; the code points of
+ * nfc_splits split the text into runs normalised one by one (with
+ * unicode13, Go 1.19's x/text tables, profile P14). */
 static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
                          size_t *out_n)
 {
@@ -511,15 +524,15 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
     }
     if (n > (size_t)PTRDIFF_MAX / 3)
         return NULL;
-    while (unicode13 && i < n && !split) {
+    while (i < n && !split) {
         int32_t cp;
 
         i += tfx_text_decode(u + i, n - i, &cp);
-        split = cp >= 0x300 && newer_combining(cp);
+        split = nfc_splits(cp, unicode13);
     }
     if (split) {
-        /* Normalise the runs between such marks one by one (NFC grows
-         * UTF-8 text by a factor of 3 at most). */
+        /* Normalise the runs between them one by one (NFC grows UTF-8
+         * text by a factor of 3 at most). */
         size_t start = 0;
         size_t o = 0;
 
@@ -530,7 +543,7 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
             int32_t cp;
             size_t clen = tfx_text_decode(u + i, n - i, &cp);
 
-            if (cp >= 0x300 && newer_combining(cp)) {
+            if (nfc_splits(cp, unicode13)) {
                 if (!nfc_append(s + start, i - start, copy, &o))
                     return NULL;
                 memcpy(copy + o, s + i, clen);

@@ -93,6 +93,14 @@ static void test_nfc_fast_path(void)
         r = tfx_text_nfc(a, "e\xCC\x81", 3, &n);
         CHECK_STR(r, "\xC3\xA9");
         CHECK(n == 2);
+        /* [value.string.nfc] U+AC00 U+11A7 stays, in both profiles; L V
+         * U+11A7 composes the L V only */
+        r = tfx_text_nfc(a, "\xEA\xB0\x80\xE1\x86\xA7", 6, &n);
+        CHECK_STR(r, "\xEA\xB0\x80\xE1\x86\xA7");
+        r = tfx_text_nfc_profile(a, "\xEA\xB0\x80\xE1\x86\xA7", 6, true, &n);
+        CHECK_STR(r, "\xEA\xB0\x80\xE1\x86\xA7");
+        r = tfx_text_nfc_profile(a, "\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA7", 9, true, &n);
+        CHECK_STR(r, "\xEA\xB0\x80\xE1\x86\xA7");
         /* [value.string.nfc] [value.string.nfc.pn] U+1E4EC (class 232, new in
          * Unicode 15) then U+0301: a starter for P14, a mark for PN */
         r = tfx_text_nfc_profile(a, "a\xF0\x9E\x93\xAC\xCC\x81", 7, false, &n);
