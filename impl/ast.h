@@ -91,9 +91,13 @@ const char *tfx_op_text(tfx_op op);
 typedef struct {
     bool is_attr;
     bool legacy;           /* written as .N */
-    const char *name;      /* is_attr */
-    size_t nname;
-    tfx_literal key;       /* !is_attr */
+    union {                /* one or the other, as is_attr says */
+        struct {
+            const char *name;   /* is_attr */
+            size_t nname;
+        };
+        tfx_literal key;        /* !is_attr */
+    };
     tfx_range range;
 } tfx_step;
 
