@@ -154,6 +154,37 @@ static bool match_int(const char *s, size_t n)
     return true;
 }
 
+/* [fn.yamldecode.int.pn] go-cty-yaml 1.1.0's integer expression (profile
+ * PN), the YAML 1.2 core schema's: an optional sign and one or more
+ * decimal digits, or "0o" and one or more octal digits, or "0x" and one
+ * or more hex digits; no underscores, no sign before "0o" or "0x". */
+static bool match_int_pn(const char *s, size_t n)
+{
+    size_t i = 0;
+    size_t j;
+
+    if (n >= 3 && s[0] == '0' && (s[1] == 'o' || s[1] == 'x')) {
+        bool hex = s[1] == 'x';
+
+        for (j = 2; j < n; j++) {
+            char c = s[j];
+            if (!((c >= '0' && c <= '7') ||
+                  (hex && (is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))))
+                break;
+        }
+        if (j == n)
+            return true;
+    }
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    if (i == n)
+        return false;
+    for (j = i; j < n; j++)
+        if (!is_digit(s[j]))
+            return false;
+    return true;
+}
+
 /* [fn.yamldecode.float] go-cty-yaml's float expression: an optional sign,
  * then "." and digits or digits with an optional "." and digits, then an
  * optional exponent. */
@@ -580,7 +611,7 @@ static resolved resolve_scalar(tfx_ctx *ctx, const char *tag, const char *src, s
                 if (ts != NULL)
                     return res_value(tfx_value_string(ctx, ts, strlen(ts)));
             }
-            if (match_int(src, n))
+            if (ctx->pn ? match_int_pn(src, n) : match_int(src, n))
                 tag = TAG_INT;
             else if (match_float(src, n))
                 tag = TAG_FLOAT;
@@ -1431,7 +1462,8 @@ static const tfx_type *yamldecode_type(tfx_ctx *ctx, const tfx_function *fn,
 /* [fn.yamldecode.result] The decoded value; when the result type is
  * dynamic (the document is a null, or the source is unknown) the result
  * is an unknown of type dynamic, as go-cty-yaml's implementation returns
- * cty.DynamicVal for that type. */
+ * cty.DynamicVal for that type.  [fn.yamldecode.result.pn] Under profile
+ * PN (go-cty-yaml 1.0.3 on) it is the null the document decodes to. */
 static const tfx_value *yamldecode_impl(tfx_ctx *ctx, const tfx_function *fn,
                                         const tfx_type *ret, const tfx_value *const *args,
                                         size_t nargs, tfx_func_error *err)
@@ -1442,7 +1474,7 @@ static const tfx_value *yamldecode_impl(tfx_ctx *ctx, const tfx_function *fn,
 
     TFX_UNUSED(fn);
     TFX_UNUSED(nargs);
-    if (ret->kind == TFX_TYPE_DYNAMIC)
+    if (ret->kind == TFX_TYPE_DYNAMIC && !ctx->pn)
         return &tfx_value_dynamic_unknown;
     v = yaml_decode(ctx, src->as.string.s, src->as.string.nbytes, &error);
     if (v == NULL)

@@ -119,6 +119,27 @@ static void test_decode(tfx_ctx *ctx, void *unused)
  * unsupported tag: go-yaml reads 512 bytes at a time and reaches the tag
  * first (ref); with libyaml's 16 KiB pieces the reader error would come
  * first. */
+/* Profile PN: go-cty-yaml 1.1.0's integers, 1.0.3's null documents. */
+static void test_decode_pn(tfx_ctx *ctx, void *unused)
+{
+    (void)unused;
+    ctx->pn = true;
+    /* [fn.yamldecode.int.pn] ref (PN) yamldecode("[1_000, 0o17, -0o17, +0x10, 0x1F, +12, -, 0X1F, 0x1_F]") */
+    CHECK_STR(dec("[1_000, 0o17, -0o17, +0x10, 0x1F, +12, -, 0X1F, 0x1_F]"),
+              "[\"1_000\",15,\"-0o17\",\"+0x10\",31,12,\"-\",\"0X1F\",\"0x1_F\"] :: "
+              "tuple([string,number,string,string,number,number,string,string,string])");
+    /* the tag !!int still drops underscores: ref (PN) yamldecode("!!int 1_0") */
+    CHECK_STR(dec("!!int 1_0"), "10 :: number");
+    /* [fn.yamldecode.result.pn] ref (PN) yamldecode("~"), ("--- !!null"), ("!!int ~") */
+    CHECK_STR(dec("~"), "null(dynamic) :: dynamic");
+    CHECK_STR(dec("--- !!null"), "null(dynamic) :: dynamic");
+    CHECK_STR(dec("!!int ~"), "null(dynamic) :: dynamic");
+    /* the P14 rules again in the same context */
+    ctx->pn = false;
+    CHECK_STR(dec("[1_000, -0o17]"), "[1000,-15] :: tuple([number,number])");
+    CHECK_STR(dec("~"), "unknown(dynamic) :: dynamic");
+}
+
 static void test_reader(tfx_ctx *ctx, void *unused)
 {
     tfx_textbuf b;
@@ -318,6 +339,7 @@ int main(void)
     tfx_ctx_limits limits;
 
     CHECK(run("decode", test_decode));
+    CHECK(run("decode PN", test_decode_pn));
     CHECK(run("reader", test_reader));
     CHECK(run("encode", test_encode));
     CHECK(run("roundtrip", test_roundtrip));

@@ -164,7 +164,7 @@ func buildFunctionTable(console bool) map[string]function.Function {
 		"textdecodebase64": tfTextDecodeBase64Func, // TF
 		"textencodebase64": tfTextEncodeBase64Func, // TF
 		"urlencode":        tfURLEncodeFunc,        // TF
-		"yamldecode":       ctyyaml.YAMLDecodeFunc, // go-cty-yaml (Debian's 1.0.2; Terraform pins 1.1.0)
+		"yamldecode":       ctyyaml.YAMLDecodeFunc, // go-cty-yaml (P14: Debian's 1.0.2; PN: 1.1.0, Terraform's)
 		"yamlencode":       ctyyaml.YAMLEncodeFunc, // go-cty-yaml (idem)
 
 		// Hashes and crypto (tf_crypto.go).

@@ -39,12 +39,13 @@ import (
 // functions to the base directory, exactly as in Terraform: absolute
 // paths, "..", symbolic links and "~" reach anywhere.
 //
-// Library versions: github.com/bmatcuk/doublestar is Debian's 2.0.4 (the
-// v2 module, in GOPATH under the v1 import path) where Terraform pins
-// 1.1.5: the same glob syntax (*, **, ?, [...], {a,b}, \ escapes), but not
-// the same corner cases: a pattern ending in a lone backslash is
-// ErrBadPattern in 1.1.5 and matches nothing in 2.0.4; others (symbolic
-// links, unreadable directories) are not known to agree.
+// Library versions: github.com/bmatcuk/doublestar is Debian's 2.0.4 in
+// the P14 build (the v2 module, in GOPATH under the v1 import path) and
+// 1.1.5, Terraform's pin, in the PN build (tools/pn-fetch); both have
+// Glob(pattern) ([]string, error). The same glob syntax (*, **, ?, [...],
+// {a,b}, \ escapes), not the same corner cases: 1.1.5 splits at "/"
+// before reading alternatives, does not nest them, and drops an error
+// after a "*" (README.md, "Library versions").
 
 // baseDir is the directory relative paths are resolved against.
 const baseDir = "."
