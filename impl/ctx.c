@@ -253,7 +253,7 @@ void tfx_textbuf_quote(tfx_textbuf *b, const char *s, size_t nbytes)
         else if (cp == '"' || cp == '\\') {
             tfx_textbuf_putc(b, '\\');
             tfx_textbuf_putc(b, (char)cp);
-        } else if (tfx_text_is_print(cp))
+        } else if (tfx_text_is_print_profile(cp, b->ctx->pn)) /* [value.string.print.pn] */
             tfx_textbuf_put(b, s + i, len);
         else
             quote_escape(b, cp);

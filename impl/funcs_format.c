@@ -79,7 +79,7 @@ static const char *quote_rune(formatter *f, int32_t r)
     if (r == '\'' || r == '\\') {
         tfx_textbuf_putc(&b, '\\');
         tfx_textbuf_putc(&b, (char)r);
-    } else if (tfx_text_is_print(r)) {
+    } else if (tfx_text_is_print_profile(r, f->ctx->pn)) { /* [value.string.print.pn] */
         unsigned char u[4];
         size_t n = 0;
 

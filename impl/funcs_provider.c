@@ -144,7 +144,7 @@ static void quoted_text(tfx_ctx *ctx, const char *s, size_t nbytes, const char *
              * printable and written as it is */
             memcpy(buf + n, "\xef\xbf\xbd", 3);
             n += 3;
-        } else if (!tfx_text_is_print(cp))
+        } else if (!tfx_text_is_print_profile(cp, true)) /* [fn.provider.string] */
             n += (size_t)snprintf(buf + n, 11, cp < 65536 ? "\\u%04x" : "\\U%08x", (unsigned)cp);
         else {
             memcpy(buf + n, s + i, len);

@@ -359,9 +359,14 @@ static bool newer_than_go_tables(int32_t cp)
 
 bool tfx_text_is_print(int32_t cp)
 {
+    return tfx_text_is_print_profile(cp, false);
+}
+
+bool tfx_text_is_print_profile(int32_t cp, bool pn)
+{
     if (cp == 0x20)
         return true;
-    if (cp < 0 || cp > 0x10FFFF || newer_than_go_tables(cp))
+    if (cp < 0 || cp > 0x10FFFF || (!pn && newer_than_go_tables(cp)))
         return false;
     switch (utf8proc_category(cp)) {
     case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:

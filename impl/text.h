@@ -57,6 +57,11 @@ bool tfx_text_is_space(int32_t cp);
  * including values that are not code points. */
 bool tfx_text_is_print(int32_t cp);
 
+/* tfx_text_is_print under a profile: with pn, Go 1.23's strconv.IsPrint,
+ * whose Unicode 15.0.0 data is utf8proc's (the code points assigned in
+ * Unicode 14 and 15 are printable: [value.string.print.pn]). */
+bool tfx_text_is_print_profile(int32_t cp, bool pn);
+
 /* Bytes of leading / trailing white space (tfx_text_is_space) of s[0..n). */
 size_t tfx_text_space_prefix(const unsigned char *s, size_t n);
 size_t tfx_text_space_suffix(const unsigned char *s, size_t n);
