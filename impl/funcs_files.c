@@ -482,6 +482,36 @@ static int class_match(const char *s, size_t n, int32_t r)
     return matched == (runes[0] == '^') ? 0 : 1;
 }
 
+/* One step of doublestar's matchComponent (2.0.4 and 1.1.5 alike) at
+ * p[*pi], an escape '\\' or a class '[' (pr, padj: the pattern's rune
+ * there), against the name's rune sr: 1 matched (*pi past the step), 0
+ * not, BAD_PATTERN. */
+static int match_escape_or_class(const char *p, size_t np, size_t *pi, int32_t pr, size_t padj,
+                                 int32_t sr)
+{
+    *pi += padj;
+    if (pr == '\\') {
+        pr = rune_at(p, np, *pi, &padj);
+        if (pr == 0xFFFD)
+            return BAD_PATTERN;
+        if (pr != sr)
+            return 0;
+        *pi += padj;
+        return 1;
+    }
+    {
+        long end = index_unescaped(p + *pi, np - *pi, ']');
+        int c;
+
+        if (end < 0)
+            return BAD_PATTERN;
+        c = class_match(p + *pi, (size_t)end, sr);
+        if (c == 1)
+            *pi += (size_t)end + 1;
+        return c;
+    }
+}
+
 /* [fn.fileset.match] doublestar's matchComponent of pattern p[0..np)
  * against the name s[0..ns): NO_MATCH, BAD_PATTERN, or 0 with the
  * patterns left in *rest (rest->n == 0: matched to the end). */
@@ -504,14 +534,11 @@ static int match_component(tfx_ctx *ctx, const char *p, size_t np, const char *s
             pi++;
             break;
         }
-        if (pr == '\\') {
-            pi += padj;
-            pr = rune_at(p, np, pi, &padj);
-            if (pr == 0xFFFD)
-                return BAD_PATTERN;
-            if (pr != sr)
-                return NO_MATCH;
-            pi += padj;
+        if (pr == '\\' || pr == '[') {
+            int c = match_escape_or_class(p, np, &pi, pr, padj, sr);
+
+            if (c != 1)
+                return c == 0 ? NO_MATCH : c;
             si += sadj;
         } else if (pr == '*') {
             pi += padj;
@@ -530,19 +557,6 @@ static int match_component(tfx_ctx *ctx, const char *p, size_t np, const char *s
                 rune_at(s, ns, si, &sadj);
             }
             return NO_MATCH;
-        } else if (pr == '[') {
-            long end;
-            int c;
-
-            pi += padj;
-            end = index_unescaped(p + pi, np - pi, ']');
-            if (end < 0)
-                return BAD_PATTERN;
-            c = class_match(p + pi, (size_t)end, sr);
-            if (c != 1)
-                return c == 0 ? NO_MATCH : c;
-            pi += (size_t)end + 1;
-            si += sadj;
         } else if (pr == '{') {
             strvec opts = {0};
             long end;
@@ -705,6 +719,173 @@ static bool glob(tfx_ctx *ctx, const char *pat, strvec *m)
     return do_glob(ctx, ".", pat, m);
 }
 
+/* ---- profile PN: doublestar 1.1.5 [fn.fileset.pn] ---- */
+
+/* s[0..n) split at each r not right after a backslash (doublestar 1.1.5's
+ * splitPathOnSeparator): a trailing r gives an empty last part. */
+static void split_unescaped(tfx_ctx *ctx, const char *s, size_t n, char r, strvec *out)
+{
+    size_t start = 0;
+
+    out->ctx = ctx;
+    out->n = 0;
+    for (;;) {
+        long end = index_unescaped(s + start, n - start, r);
+
+        if (end < 0) {
+            sv_push(out, tfx_ctx_strndup(ctx, s + start, n - start));
+            return;
+        }
+        sv_push(out, tfx_ctx_strndup(ctx, s + start, (size_t)end));
+        start += (size_t)end + 1;
+    }
+}
+
+/* [fn.fileset.pn] doublestar 1.1.5's matchComponent of the component
+ * p[0..np) against the name s[0..ns): 1 a match, 0 none, BAD_PATTERN.
+ * Alternatives end at the first '}' and do not nest; after a '*' the
+ * rest is tried at steps of the width of the name's rune at the '*', and
+ * an error there counts as no match. */
+static int match_component_pn(tfx_ctx *ctx, const char *p, size_t np, const char *s, size_t ns)
+{
+    size_t pi = 0;
+    size_t si = 0;
+
+    tfx_ctx_step(ctx);
+    if (np == 0)
+        return ns == 0;
+    if (ns == 0 && !(np == 1 && p[0] == '*'))
+        return 0;
+    while (pi < np && si < ns) {
+        size_t padj;
+        size_t sadj;
+        int32_t pr = rune_at(p, np, pi, &padj);
+        int32_t sr = rune_at(s, ns, si, &sadj);
+
+        if (pr == '\\' || pr == '[') {
+            int c = match_escape_or_class(p, np, &pi, pr, padj, sr);
+
+            if (c != 1)
+                return c;
+            si += sadj;
+        } else if (pr == '*') {
+            pi += padj;
+            if (pi >= np)
+                return 1;
+            for (; si < ns; si += sadj)
+                if (match_component_pn(ctx, p + pi, np - pi, s + si, ns - si) == 1)
+                    return 1;
+            return 0;
+        } else if (pr == '{') {
+            strvec opts = {0};
+            long end;
+
+            pi += padj;
+            end = index_unescaped(p + pi, np - pi, '}');
+            if (end < 0)
+                return BAD_PATTERN;
+            split_unescaped(ctx, p + pi, (size_t)end, ',', &opts);
+            pi += (size_t)end + 1;
+            for (size_t i = 0; i < opts.n; i++) {
+                const char *alt = tfx_ctx_printf(ctx, "%s%.*s", opts.items[i], (int)(np - pi),
+                                                 p + pi);
+                int m = match_component_pn(ctx, alt, strlen(alt), s + si, ns - si);
+
+                if (m != 0)
+                    return m;
+            }
+            return 0;
+        } else if (pr == '?' || pr == sr) {
+            pi += padj;
+            si += sadj;
+        } else {
+            return 0;
+        }
+    }
+    if (pi >= np && si >= ns)
+        return 1;
+    return si >= ns && ((np - pi == 1 && p[pi] == '*') || (np - pi == 2 && p[pi] == '*' && p[pi + 1] == '*'));
+}
+
+/* [fn.fileset.pn] doublestar 1.1.5's doGlob of the components c[0..nc)
+ * from basedir: matches appended to *m; false on a bad pattern, which is
+ * the error of the last step of the walk that could set it (a directory's
+ * entries are taken in byte order). */
+static bool do_glob_pn(tfx_ctx *ctx, const char *basedir, const char *const *c, size_t nc,
+                       strvec *m)
+{
+    size_t pi = 0;
+    const char *why;
+    tfx_host_kind k;
+    const char **names;
+    size_t count;
+    bool last;
+    bool ok = true;
+
+    tfx_ctx_step(ctx);
+    while (pi < nc && strpbrk(c[pi], "*?[{\\") == NULL)
+        pi++;
+    for (size_t i = 0; i < pi; i++)
+        basedir = join(ctx, basedir, c[i]);
+    k = tfx_host_stat(ctx, ctx->host, basedir, &why);
+    if (k != TFX_HF_FILE && k != TFX_HF_DIR && k != TFX_HF_OTHER)
+        return true;
+    if (pi >= nc) {
+        sv_push(m, basedir);
+        return true;
+    }
+    if (k != TFX_HF_DIR || !tfx_host_list(ctx, ctx->host, basedir, &names, &count))
+        return true;
+    last = pi + 1 >= nc;
+    if (strcmp(c[pi], "**") == 0) {
+        for (size_t i = 0; i < count; i++) {
+            const char *child = join(ctx, basedir, names[i]);
+            tfx_host_kind ck = tfx_host_stat(ctx, ctx->host, child, &why);
+
+            if (ck == TFX_HF_DIR) {
+                if (last)
+                    sv_push(m, child);
+                ok = do_glob_pn(ctx, child, c + pi, nc - pi, m);
+            } else if ((ck == TFX_HF_FILE || ck == TFX_HF_OTHER) && last) {
+                sv_push(m, child);
+            }
+        }
+        if (last)
+            return ok;
+        pi++;
+        last = pi + 1 >= nc;
+    }
+    for (size_t i = 0; i < count; i++) {
+        int r = match_component_pn(ctx, c[pi], strlen(c[pi]), names[i], strlen(names[i]));
+
+        if (r == BAD_PATTERN)
+            return false;
+        ok = true;
+        if (r == 1) {
+            const char *child = join(ctx, basedir, names[i]);
+
+            if (last)
+                sv_push(m, child);
+            else
+                ok = do_glob_pn(ctx, child, c + pi + 1, nc - pi - 1, m);
+        }
+    }
+    return ok;
+}
+
+/* [fn.fileset.pn] doublestar 1.1.5's Glob: the pattern split into
+ * components at each unescaped '/' first, then walked from "/" (an
+ * absolute pattern) or ".". */
+static bool glob_pn(tfx_ctx *ctx, const char *pat, strvec *m)
+{
+    strvec c = {0};
+
+    split_unescaped(ctx, pat, strlen(pat), '/', &c);
+    if (c.items[0][0] == '\0')
+        return do_glob_pn(ctx, "/", c.items + 1, c.n - 1, m);
+    return do_glob_pn(ctx, ".", c.items, c.n, m);
+}
+
 /* Go's filepath.Rel(base, target) for cleaned paths of the same kind. */
 static const char *rel_path(tfx_ctx *ctx, const char *base, const char *target)
 {
@@ -780,7 +961,7 @@ static const tfx_value *fileset_impl(tfx_ctx *ctx, const tfx_function *fn, const
     dir = path->as.string.s;
     dir = dir[0] == '/' ? tfx_host_clean(ctx, dir, strlen(dir)) : join(ctx, ".", dir);
     full = join(ctx, dir, pattern->as.string.s);
-    if (!glob(ctx, full, &m))
+    if (!(ctx->pn ? glob_pn(ctx, full, &m) : glob(ctx, full, &m)))
         return tfx_fn_error(err, tfx_ctx_printf(ctx, "failed to glob pattern %s: syntax error "
                                                      "in pattern",
                                                 redacted(ctx, full, pm, qm)));

@@ -121,6 +121,32 @@ static void test_missing(void)
     tfx_host_free(empty);
 }
 
+/* [fn.fileset.pn] fileset under the default profile PN (doublestar
+ * 1.1.5) on a memory host; each result as the PN reference gives it on
+ * the same files (fileset("glob", ...) in cases/functions/files.json). */
+static void test_fileset_pn(void)
+{
+    tfx_host *h = tfx_host_new();
+    static const char *const files[] = {"a.txt", "b.txt", "c.md", "x/y.txt", "x/z/w.txt", "\xc3\xa9.txt"};
+
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+        CHECK(tfx_host_add_file(h, files[i], "1", 1, NULL) == 0);
+    /* alternatives end at the first '}': a}.*, {b}.*, c}.* */
+    CHECK_STR(run(h, "fileset(\".\", \"{a,{b,c}}.*\")"), "toset([\n  \"b.txt\",\n])");
+    /* split at '/' before alternatives: "{x" is left open */
+    CHECK(contains(run(h, "fileset(\".\", \"{x/z,x}/*\")"), "syntax error in pattern"));
+    /* an error after a '*' is no match */
+    CHECK_STR(run(h, "fileset(\".\", \"*[\")"), "toset([])");
+    CHECK_STR(run(h, "fileset(\".\", \"*\\\\\")"), "toset([])");
+    CHECK(contains(run(h, "fileset(\".\", \"?\\\\\")"), "syntax error in pattern"));
+    /* steps of the first character's width after a '*': not the e-acute name */
+    CHECK_STR(run(h, "fileset(\".\", \"*?\")"),
+              "toset([\n  \"a.txt\",\n  \"b.txt\",\n  \"c.md\",\n])");
+    CHECK_STR(run(h, "sort(tolist(fileset(\".\", \"**/*.txt\")))"),
+              "tolist([\n  \"a.txt\",\n  \"b.txt\",\n  \"x/y.txt\",\n  \"x/z/w.txt\",\n  \"\xc3\xa9.txt\",\n])");
+    tfx_host_free(h);
+}
+
 /* [host.api] The setters' refusals. */
 static void test_api(void)
 {
@@ -465,6 +491,7 @@ int main(void)
 {
     test_missing();
     test_api();
+    test_fileset_pn();
     test_memory_names();
     test_random();
     make_tree();
