@@ -12,6 +12,10 @@
 # twentieth of the others), when both adapters declare flavor.opentofu
 # ("opentofu_cases" counts them).
 #
+# Both run profile P14, whatever tfexpr's default (PN): the reference every
+# build has, bin/go-hcl-adapter, is P14's (tools/difftest --reference pn runs
+# PN against bin/go-hcl-adapter-pn, when built).
+#
 #   make difftest N=100000 SEED=1     the long run (about 150-200 s on 2 cores)
 #   make difftest-smoke               2,000 cases, for make check (about 4 s)
 
