@@ -28,6 +28,7 @@
 
 /* Go's ErrorCode texts [re.syntax.errors]. */
 #define ERR_INTERNAL "regexp/syntax: internal error"
+#define ERR_LARGE "expression too large" /* Go 1.23's (profile PN) [re.syntax.limits.pn] */
 #define ERR_INVALID_CHAR_RANGE "invalid character class range"
 #define ERR_INVALID_ESCAPE "invalid escape sequence"
 #define ERR_INVALID_NAMED_CAPTURE "invalid named capture"
@@ -454,7 +455,7 @@ static void check_size(parser *p, re_node *re)
             check_size(p, p->stack[i]);
     }
     if (calc_size(re, true) > MAX_SIZE)
-        fail(p, ERR_INTERNAL, 0, p->n);
+        fail(p, p->ctx->pn ? ERR_LARGE : ERR_INTERNAL, 0, p->n);
 }
 
 /* A node of calc_height's walk. */
@@ -526,7 +527,7 @@ static void check_height(parser *p, re_node *re)
 static void check_limits(parser *p, re_node *re)
 {
     if (p->nrunes > MAX_RUNES)
-        fail(p, ERR_INTERNAL, 0, p->n);
+        fail(p, p->ctx->pn ? ERR_LARGE : ERR_INTERNAL, 0, p->n);
     check_size(p, re);
     check_height(p, re);
 }
