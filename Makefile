@@ -86,7 +86,7 @@ all: $(BUILD)/libtfexpr.a $(BUILD)/libtfexpr.so $(BIN)/tfexpr $(BIN)/tfexpr-conf
 help:
 	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
 	@echo "other targets: reference (the Go reference adapter), test, runner-test,"
-	@echo "  corpus-lint, conformance-reference, asan, lint, install, uninstall, clean,"
+	@echo "  corpus-lint, conformance-reference (PROFILE=P14|PN), asan, lint, install, uninstall, clean,"
 	@echo "  lexdiff, numdiff, difftest (N= SEED=), difftest-smoke, fuzz, fuzz-smoke, bench"
 	@echo "variables: CC=gcc|clang PREFIX=$(PREFIX) DESTDIR= CFLAGS="
 
@@ -224,9 +224,18 @@ conformance-pn: all
 # fn:<name> for every Terraform function, so no case is left to a
 # from-reference check.  Upstream takes seconds on a few cases (numbers of
 # a million digits), more on a loaded machine: 60 s per case.
-conformance-reference: $(BIN)/tfexpr-conformance $(BIN)/go-hcl-adapter
+# PROFILE=PN: every PN case against the PN reference instead (tools/pn.mk),
+# built first from PN_SRC when it is given, else the one built before.
+PROFILE ?= P14
+conformance-reference: $(BIN)/tfexpr-conformance $(if $(filter PN,$(PROFILE)),,$(BIN)/go-hcl-adapter)
+ifeq ($(PROFILE),PN)
+	$(MAKE) --no-print-directory $(if $(PN_SRC),conformance-reference-pn,conformance-pn-reference)
+else ifeq ($(PROFILE),P14)
 	$(BIN)/tfexpr-conformance --adapter '$(BIN)/go-hcl-adapter' --profile P14 --fail-on-unsupported --timeout 60 \
 	  --expectations conformance/expectations/go-hcl.json
+else
+	@echo "conformance-reference: PROFILE must be P14 or PN, not '$(PROFILE)'" >&2; exit 2
+endif
 
 # Regenerates the generated case files (expectations recorded from the
 # reference adapter); re-running without changes rewrites nothing.
