@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "testval.h"
 
 /* The variables of every evaluation: u an unknown string, t templates. */
 static const char VARS[] =
@@ -24,53 +25,33 @@ static const char VARS[] =
     " \"rec\": {\"v\": \"${templatestring(t, {})}\"}, \"nope\": {\"v\": \"${nope}\"},"
     " \"null\": {\"v\": \"${x}\"}}}}";
 
-/* The outcome of evaluating `text` (an expression) parsed under `file`:
- * the rendered value (as tfexpr eval prints it) or "SUMMARY: DETAIL" of
- * the first error, in a static buffer. */
-static const char *run(const char *text, const char *file, int allow_type, size_t max_steps)
+/* The variables VARS, and the type function when *arg is not 0. */
+static const char *set_up(tfx_context *ctx, void *arg)
 {
-    static char out[4096];
-    /* the expectations are profile P14's (upstream 2.14.1 / 1.12.1) */
-    tfx_source *src = tfx_source_parse_profile(file, text, strlen(text), TFX_MODE_EXPRESSION, NULL,
-                                               TFX_PROFILE_P14);
-    tfx_context *ctx = tfx_context_new();
-    tfx_eval_limits limits;
-    tfx_result *r;
+    tfx_context_allow_type_function(ctx, *(const int *)arg);
+    if (tfx_context_set_typed_all(ctx, VARS, strlen(VARS), NULL) != 0)
+        return "cannot set the variables";
+    return NULL;
+}
 
-    out[0] = '\0';
-    if (src == NULL || ctx == NULL || tfx_source_has_errors(src)) {
-        snprintf(out, sizeof(out), "parse error");
-        tfx_source_free(src);
-        tfx_context_free(ctx);
-        return out;
-    }
+/* The outcome of evaluating `text` (an expression) parsed under `file`
+ * with at most max_steps steps (0: the default): the rendered value (as
+ * tfexpr eval prints it) or "SUMMARY: DETAIL" of the first error
+ * (eval_outcome). */
+static const char *run_with(const char *text, const char *file, int allow_type, size_t max_steps)
+{
+    tfx_eval_limits limits;
+
     tfx_eval_limits_init(&limits);
     if (max_steps > 0)
         limits.max_steps = max_steps;
-    tfx_context_allow_type_function(ctx, allow_type);
-    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
-    if (tfx_context_set_typed_all(ctx, VARS, strlen(VARS), NULL) != 0)
-        snprintf(out, sizeof(out), "cannot set the variables");
-    r = tfx_evaluate(src, ctx, &limits);
-    if (r != NULL && tfx_result_has_errors(r)) {
-        const tfx_diagnostic *d = tfx_result_diagnostic(r, 0);
-
-        snprintf(out, sizeof(out), "%s: %s", d->summary, d->detail);
-    } else if (r != NULL) {
-        char *shown = tfx_result_render(r);
-
-        snprintf(out, sizeof(out), "%s", shown != NULL ? shown : "(no rendering)");
-        tfx_free(shown);
-    }
-    tfx_result_free(r);
-    tfx_context_free(ctx);
-    tfx_source_free(src);
-    return out;
+    /* the expectations are profile P14's (upstream 2.14.1 / 1.12.1) */
+    return eval_outcome(file, text, TFX_PROFILE_P14, &limits, set_up, &allow_type);
 }
 
 static const char *eval(const char *text)
 {
-    return run(text, NULL, 1, 0);
+    return run_with(text, NULL, 1, 0);
 }
 
 /* [fn.try.message] every diagnostic with HCL's range text in the source's
@@ -78,21 +59,21 @@ static const char *eval(const char *text)
  * file name, case.hcl there) */
 static void test_try_message(void)
 {
-    CHECK_STR(run("try(nope, [1][2])", "main.tf", 0, 0),
+    CHECK_STR(run_with("try(nope, [1][2])", "main.tf", 0, 0),
               "Error in function call: Call to function \"try\" failed: no expression "
               "succeeded:\n- Unknown variable (at main.tf:1,5-9)\n  There is no variable named "
               "\"nope\".\n- Invalid index (at main.tf:1,14-17)\n  The given key does not "
               "identify an element in this collection value.\n\nAt least one expression must "
               "produce a successful result.");
-    CHECK(strstr(run("try(\n  nope,\n  \"${\n  x}\"\n)", NULL, 0, 0),
+    CHECK(strstr(run_with("try(\n  nope,\n  \"${\n  x}\"\n)", NULL, 0, 0),
                  "- Unknown variable (at case.hcl:2,3-7)") != NULL);
-    CHECK(strstr(run("try(<<EOT\n${nope}\nEOT\n)", "f.hcl", 0, 0),
+    CHECK(strstr(run_with("try(<<EOT\n${nope}\nEOT\n)", "f.hcl", 0, 0),
                  "- Unknown variable (at f.hcl:2,3-7)") != NULL);
-    CHECK_STR(run("try()", NULL, 0, 0),
+    CHECK_STR(run_with("try()", NULL, 0, 0),
               "Error in function call: Call to function \"try\" failed: at least one argument "
               "is required.");
     /* a nested try's message inside the outer one's */
-    CHECK(strstr(run("try(try(nope), 0 + {})", NULL, 0, 0),
+    CHECK(strstr(run_with("try(try(nope), 0 + {})", NULL, 0, 0),
                  "- Error in function call (at case.hcl:1,5-9)\n  Call to function \"try\" "
                  "failed: no expression succeeded:\n- Unknown variable (at case.hcl:1,9-13)")
           != NULL);
@@ -124,18 +105,17 @@ static void test_try_runs_once(void)
     for (i = 0; i < 40; i++)
         n += (size_t)snprintf(text + n, sizeof(text) - n, ", %zu)", i);
     CHECK(n < sizeof(text));
-    CHECK_STR(run(text, NULL, 0, 100000), "0");
+    CHECK_STR(run_with(text, NULL, 0, 100000), "0");
 }
 
 /* [fn.try.not-caught] a limit reached inside try ends the evaluation */
 static void test_try_limits(void)
 {
-    const char *got = run("try([for i in range(1000): [for j in range(1000): j]][0][0], 7)",
-                          NULL, 0, 5000);
+    static const char text[] = "try([for i in range(1000): [for j in range(1000): j]][0][0], 7)";
+    const char *got = run_with(text, NULL, 0, 5000);
 
     CHECK(strstr(got, "The evaluation takes more than the limit of 5000 steps.") != NULL);
-    CHECK_STR(run("try([for i in range(1000): [for j in range(1000): j]][0][0], 7)", NULL, 0, 0),
-              "0");
+    CHECK_STR(run_with(text, NULL, 0, 0), "0");
 }
 
 /* [fn.convert] [fn.convert.defaults] [fn.typeexpr.default] */
@@ -194,9 +174,9 @@ static void test_type(void)
     tfx_result *r;
     char *s;
 
-    CHECK_STR(run("type(1)", NULL, 0, 0),
+    CHECK_STR(run_with("type(1)", NULL, 0, 0),
               "Call to unknown function: There is no function named \"type\".");
-    CHECK_STR(run("typee(1)", NULL, 1, 0),
+    CHECK_STR(run_with("typee(1)", NULL, 1, 0),
               "Call to unknown function: There is no function named \"typee\". Did you mean "
               "\"type\"?");
     CHECK_STR(eval("type(1)"), "number");

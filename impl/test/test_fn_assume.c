@@ -18,54 +18,33 @@
 #include "func.h"
 #include "funcs_meta.h"
 #include "tfexpr.h"
+#include "testval.h"
 
-/* The value (as tfexpr eval shows it) or "summary: detail" of the first
- * error of text evaluated with OpenTofu's table under the profile, with
- * the variables u (an unknown string) and ul (an unknown list of
- * strings), in a static buffer. */
-static const char *run(const char *text, tfx_profile profile)
+/* The variables u (an unknown string) and ul (an unknown list of
+ * strings) and OpenTofu's table under the profile *arg. */
+static const char *set_up(tfx_context *ctx, void *arg)
 {
     static const char variables[] =
         "{\"u\": {\"type\": \"string\", \"unknown\": true},"
         " \"ul\": {\"type\": [\"list\", \"string\"], \"unknown\": true}}";
-    static char out[4096];
-    tfx_source *src = tfx_source_parse_profile(NULL, text, strlen(text), TFX_MODE_EXPRESSION,
-                                               NULL, profile);
-    tfx_context *ctx = tfx_context_new();
-    tfx_result *r;
 
-    out[0] = '\0';
-    if (src == NULL || ctx == NULL || tfx_source_has_errors(src)) {
-        snprintf(out, sizeof(out), "parse error");
-        tfx_source_free(src);
-        tfx_context_free(ctx);
-        return out;
-    }
     CHECK(tfx_context_set_flavor(ctx, TFX_FLAVOR_OPENTOFU) == 0);
-    CHECK(tfx_context_set_profile(ctx, profile) == 0);
+    CHECK(tfx_context_set_profile(ctx, *(const tfx_profile *)arg) == 0);
     CHECK(tfx_context_set_typed_all(ctx, variables, strlen(variables), NULL) == 0);
-    r = tfx_evaluate(src, ctx, NULL);
-    if (r == NULL) {
-        snprintf(out, sizeof(out), "no result");
-    } else if (tfx_result_has_errors(r)) {
-        const tfx_diagnostic *d = tfx_result_diagnostic(r, 0);
+    return NULL;
+}
 
-        snprintf(out, sizeof(out), "%s: %s", d->summary, d->detail);
-    } else {
-        char *shown = tfx_result_render(r);
-
-        snprintf(out, sizeof(out), "%s", shown != NULL ? shown : "(no rendering)");
-        tfx_free(shown);
-    }
-    tfx_result_free(r);
-    tfx_context_free(ctx);
-    tfx_source_free(src);
-    return out;
+/* The value (as tfexpr eval shows it) or "summary: detail" of the first
+ * error of text evaluated with OpenTofu's table under the profile, with
+ * the variables u and ul (eval_outcome). */
+static const char *run_profile(const char *text, tfx_profile profile)
+{
+    return eval_outcome(NULL, text, profile, NULL, set_up, &profile);
 }
 
 static const char *pn(const char *text)
 {
-    return run(text, TFX_PROFILE_PN);
+    return run_profile(text, TFX_PROFILE_PN);
 }
 
 #define NOT_UPHELD "Invalid function argument: Invalid value for \"value\" parameter: " \
@@ -143,7 +122,7 @@ static void test_tables(void)
  * OpenTofu's table. */
 static void test_p14(void)
 {
-    CHECK_STR(run("assumenotnull(\"a\")", TFX_PROFILE_P14),
+    CHECK_STR(run_profile("assumenotnull(\"a\")", TFX_PROFILE_P14),
               "Call to unknown function: There is no function named \"assumenotnull\".");
     CHECK_STR(pn("assumenotnull(\"a\")"), "\"a\"");
 }

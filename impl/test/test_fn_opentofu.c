@@ -19,55 +19,35 @@
 #include "func.h"
 #include "funcs_meta.h"
 #include "tfexpr.h"
+#include "testval.h"
 
-/* The value (as tfexpr eval shows it) or "summary: detail" of the first
- * error of text evaluated with the given flavor (-1: none set), in a
- * static buffer. */
-static const char *run_limited(const char *text, int flavor, size_t max_string)
+/* Sets the flavor *arg (-1: none). */
+static const char *set_flavor(tfx_context *ctx, void *arg)
 {
-    static char out[4096];
-    /* the expectations are profile P14's */
-    tfx_source *src = tfx_source_parse_profile(NULL, text, strlen(text), TFX_MODE_EXPRESSION, NULL,
-                                               TFX_PROFILE_P14);
-    tfx_context *ctx = tfx_context_new();
-    tfx_eval_limits limits;
-    tfx_result *r;
+    int flavor = *(const int *)arg;
 
-    out[0] = '\0';
-    if (src == NULL || ctx == NULL || tfx_source_has_errors(src)) {
-        snprintf(out, sizeof(out), "parse error");
-        tfx_source_free(src);
-        tfx_context_free(ctx);
-        return out;
-    }
-    tfx_context_set_profile(ctx, TFX_PROFILE_P14);
     if (flavor >= 0)
         CHECK(tfx_context_set_flavor(ctx, (tfx_flavor)flavor) == 0);
+    return NULL;
+}
+
+/* The value (as tfexpr eval shows it) or "summary: detail" of the first
+ * error of text evaluated with the given flavor (-1: none set) and at most
+ * max_string bytes per string (0: the default) (eval_outcome). */
+static const char *run_flavor(const char *text, int flavor, size_t max_string)
+{
+    tfx_eval_limits limits;
+
     tfx_eval_limits_init(&limits);
     if (max_string > 0)
         limits.max_string_bytes = max_string;
-    r = tfx_evaluate(src, ctx, &limits);
-    if (r == NULL) {
-        snprintf(out, sizeof(out), "no result");
-    } else if (tfx_result_has_errors(r)) {
-        const tfx_diagnostic *d = tfx_result_diagnostic(r, 0);
-
-        snprintf(out, sizeof(out), "%s: %s", d->summary, d->detail);
-    } else {
-        char *shown = tfx_result_render(r);
-
-        snprintf(out, sizeof(out), "%s", shown != NULL ? shown : "(no rendering)");
-        tfx_free(shown);
-    }
-    tfx_result_free(r);
-    tfx_context_free(ctx);
-    tfx_source_free(src);
-    return out;
+    /* the expectations are profile P14's */
+    return eval_outcome(NULL, text, TFX_PROFILE_P14, &limits, set_flavor, &flavor);
 }
 
 static const char *tofu(const char *text)
 {
-    return run_limited(text, TFX_FLAVOR_OPENTOFU, 0);
+    return run_flavor(text, TFX_FLAVOR_OPENTOFU, 0);
 }
 
 #define CALL_FAILED(fn) "Error in function call: Call to function \"" fn "\" failed: "
@@ -84,10 +64,10 @@ static void test_flavors(void)
     tfx_context_free(ctx);
 
     /* Terraform's table, by default and when asked for */
-    CHECK(strncmp(run_limited("urldecode(\"a\")", -1, 0), "Call to unknown function: ", 26) == 0);
-    CHECK(strncmp(run_limited("base64gunzip(\"\")", TFX_FLAVOR_TERRAFORM, 0),
+    CHECK(strncmp(run_flavor("urldecode(\"a\")", -1, 0), "Call to unknown function: ", 26) == 0);
+    CHECK(strncmp(run_flavor("base64gunzip(\"\")", TFX_FLAVOR_TERRAFORM, 0),
                   "Call to unknown function: ", 26) == 0);
-    CHECK(strncmp(run_limited("cidrcontains(\"a\", \"b\")", TFX_FLAVOR_TERRAFORM, 0),
+    CHECK(strncmp(run_flavor("cidrcontains(\"a\", \"b\")", TFX_FLAVOR_TERRAFORM, 0),
                   "Call to unknown function: ", 26) == 0);
     /* Terraform's functions in OpenTofu's table */
     CHECK_STR(tofu("urlencode(\"a b\")"), "\"a+b\"");
@@ -177,9 +157,9 @@ static void test_base64gunzip(void)
     CHECK_STR(tofu("base64gunzip(sensitive(\"not base64!\"))"), CALL_FAILED("base64gunzip")
               "failed to decode base64 data (sensitive value).");
     /* a result past the string limit stops the evaluation, and frees all */
-    CHECK(strstr(run_limited("base64gunzip(base64gzip(join(\"\", [for i in range(1000) : "
-                             "\"abcdefgh\"])))",
-                             TFX_FLAVOR_OPENTOFU, 4000),
+    CHECK(strstr(run_flavor("base64gunzip(base64gzip(join(\"\", [for i in range(1000) : "
+                            "\"abcdefgh\"])))",
+                            TFX_FLAVOR_OPENTOFU, 4000),
                  "limit") != NULL);
 }
 

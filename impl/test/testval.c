@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /*
- * testval.c — the shared constructors, calls and runner of the unit tests
- * of functions (testval.h).
+ * testval.c — the shared constructors, calls and runners of the unit
+ * tests (testval.h).
  */
 #include "testval.h"
 
@@ -299,4 +299,51 @@ const char *run_limited(const tfx_ctx_limits *limits, void (*test)(tfx_ctx *, vo
     tfx_ctx_free(&ctx);
     C = NULL;
     return summary;
+}
+
+/* r's outcome (see eval_outcome) into out[size]. */
+static void result_text(const tfx_result *r, char *out, size_t size)
+{
+    if (r == NULL) {
+        snprintf(out, size, "no result");
+    } else if (tfx_result_has_errors(r)) {
+        const tfx_diagnostic *d = tfx_result_diagnostic(r, 0);
+
+        snprintf(out, size, "%s: %s", d->summary, d->detail);
+    } else {
+        char *shown = tfx_result_render(r);
+
+        snprintf(out, size, "%s", shown != NULL ? shown : "(no rendering)");
+        tfx_free(shown);
+    }
+}
+
+const char *eval_outcome(const char *file, const char *text, tfx_profile profile,
+                         const tfx_eval_limits *limits, tv_setup_fn *setup, void *arg)
+{
+    static char out[8192];
+    tfx_source *src = tfx_source_parse_profile(file, text, strlen(text), TFX_MODE_EXPRESSION,
+                                               NULL, profile);
+    tfx_context *ctx = tfx_context_new();
+    const char *instead = NULL;
+
+    if (src == NULL || ctx == NULL || tfx_source_has_errors(src)) {
+        snprintf(out, sizeof out, "parse error");
+    } else {
+        /* first, so that setup's variables are decoded under the profile */
+        tfx_context_set_profile(ctx, profile);
+        if (setup != NULL)
+            instead = setup(ctx, arg);
+        if (instead != NULL) {
+            snprintf(out, sizeof out, "%s", instead);
+        } else {
+            tfx_result *r = tfx_evaluate(src, ctx, limits);
+
+            result_text(r, out, sizeof out);
+            tfx_result_free(r);
+        }
+    }
+    tfx_context_free(ctx);
+    tfx_source_free(src);
+    return out;
 }

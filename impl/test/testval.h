@@ -2,8 +2,9 @@
 /*
  * testval.h — what the unit tests of functions share: short constructors
  * of values and types in the evaluation context C, direct calls through
- * tfx_func_call with their outcome as text, and a runner of test bodies
- * inside tfx_ctx_try.
+ * tfx_func_call with their outcome as text, a runner of test bodies
+ * inside tfx_ctx_try, and the outcome as text of an expression evaluated
+ * through the public interface (tfexpr.h).
  *
  * Outcomes are in the notation of render.h's tfx_render_debug
  * (`"ABC"@sensitive :: string`); errors as "arg N: message" (an argument
@@ -18,6 +19,7 @@
 
 #include "common.h"
 #include "func.h"
+#include "tfexpr.h"
 
 /* The context every constructor and call below uses; run() sets it. */
 extern tfx_ctx *C;
@@ -78,5 +80,23 @@ bool run(const char *name, void (*test)(tfx_ctx *, void *));
  * it); the summary of its failure ("Evaluation step limit exceeded"...),
  * or "completed".  The text lives until the next call. */
 const char *run_limited(const tfx_ctx_limits *limits, void (*test)(tfx_ctx *, void *), void *arg);
+
+/* ---- Evaluations through the public interface ---- */
+
+/* What a test does to the new context of eval_outcome before the
+ * evaluation (set a flavor, variables, a host...; its CHECKs count in the
+ * test's own file).  Returns NULL to go on, or a text that eval_outcome
+ * returns instead of evaluating. */
+typedef const char *tv_setup_fn(tfx_context *ctx, void *arg);
+
+/* The outcome of the expression `text` parsed as the file `file` (NULL:
+ * the default name) and evaluated in a new context, both under `profile`,
+ * with `limits` (NULL: the defaults), after setup(ctx, arg) (setup NULL:
+ * nothing): the value as tfx_result_render shows it (as `tfexpr eval`
+ * prints it), "SUMMARY: DETAIL" of the first error, "parse error" when
+ * text does not parse, or "no result" when tfx_evaluate had no memory.
+ * The text lives in a static buffer until the next call. */
+const char *eval_outcome(const char *file, const char *text, tfx_profile profile,
+                         const tfx_eval_limits *limits, tv_setup_fn *setup, void *arg);
 
 #endif /* TFX_TEST_TESTVAL_H */
