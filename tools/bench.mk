@@ -5,17 +5,17 @@
 
 BENCH_DIR := $(BUILD)/bench
 
-$(BUILD)/bench_parse: impl/test/bench_parse.c impl/test/bench_alloc.h $(BUILD)/libtfexpr.a
+$(BUILD)/bench_parse: impl/test/bench_parse.c impl/test/bench_alloc.h impl/test/bench_input.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
-$(BUILD)/bench_lex: impl/test/bench_lex.c $(BUILD)/libtfexpr.a
+$(BUILD)/bench_lex: impl/test/bench_lex.c impl/test/bench_input.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
-$(BUILD)/bench_eval: impl/test/bench_eval.c impl/test/bench_alloc.h $(BUILD)/libtfexpr.a
+$(BUILD)/bench_eval: impl/test/bench_eval.c impl/test/bench_alloc.h impl/test/bench_input.h $(BUILD)/libtfexpr.a
 	@mkdir -p $(@D)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)

@@ -35,6 +35,7 @@
 #include "tfexpr.h"
 
 #include "bench_alloc.h"
+#include "bench_input.h"
 
 /* Profile P14, as the upstream it is compared with (tools/bench/go-eval-bench,
  * HCL 2.14.1 and cty 1.12.1), and as every figure recorded before PN became
@@ -47,27 +48,6 @@ static double now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long len;
-
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        if (f != NULL)
-            fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)len + 1);
-    if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
 }
 
 /* One parse and evaluation; 0 if it had no errors.  With count set, the

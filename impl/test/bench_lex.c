@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MPL-2.0 */
 /*
- * bench_lex.c — measures how fast the lexer alone (tfx_lex) turns files
- * into tokens: for each FILE (named <workload>.<size>.<mode>.hcl) it lexes
- * the whole file repeatedly for at least one second and prints one JSON
- * line {"file", "bytes", "tokens", "seconds_per_lex", "mb_per_s"}, for
- * tools/bench/run-lex: the fastest of ROUNDS rounds of at least half a
- * second each, as other jobs on a shared machine only ever slow a round
- * down.  With --runs N it lexes each file exactly N times instead (for
+ * bench_lex.c — measures how fast the lexer alone (tfx_lex) turns text
+ * into tokens: for each WORKLOAD (a directory of parts, or one file: see
+ * bench_input.h) it lexes every part in turn, pass after pass, and prints
+ * one JSON line {"file", "bytes", "parts", "tokens", "seconds_per_pass",
+ * "mb_per_s"} (bytes and tokens: of all parts; a pass: every part lexed
+ * once), for tools/bench/run-lex: the fastest of ROUNDS rounds of at least
+ * half a second each, as other jobs on a shared machine only ever slow a
+ * round down.  With --runs N it makes exactly N passes instead (for
  * instruction counts under callgrind).  Time is the process's CPU time,
  * which other jobs disturb less than wall time.  A benchmark tool, not
  * installed.
@@ -20,6 +21,8 @@
 #include "arena.h"
 #include "lex.h"
 
+#include "bench_input.h"
+
 #define ROUNDS 3
 
 static double now(void)
@@ -28,27 +31,6 @@ static double now(void)
 
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static unsigned char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf;
-    long len;
-
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        if (f != NULL)
-            fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)len + 1);
-    if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
 }
 
 /* Lexes src once in a fresh arena; the number of tokens, 0 on failure. */
@@ -62,6 +44,21 @@ static size_t lex_once(const unsigned char *src, size_t n, tfx_lex_mode mode)
         count = tokens.n;
     tfx_arena_free(arena);
     return count;
+}
+
+/* Lexes every part of w once; their tokens, 0 if a part failed. */
+static size_t lex_pass(const workload *w, tfx_lex_mode mode)
+{
+    size_t total = 0;
+
+    for (size_t k = 0; k < w->nparts; k++) {
+        size_t count = lex_once((const unsigned char *)w->text[k], w->n[k], mode);
+
+        if (count == 0)
+            return 0;
+        total += count;
+    }
+    return total;
 }
 
 int main(int argc, char **argv)
@@ -78,43 +75,41 @@ int main(int argc, char **argv)
         i = 3;
     }
     for (; i < argc; i++) {
-        size_t n;
-        unsigned char *src = slurp(argv[i], &n);
-        tfx_lex_mode mode = strstr(argv[i], ".template.") != NULL ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION;
+        workload w;
+        tfx_lex_mode mode = strstr(argv[i], ".template") != NULL ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION;
         size_t ntokens;
-        long runs;
+        long passes;
         double begin;
         double per;
 
-        if (src == NULL) {
-            fprintf(stderr, "bench_lex: cannot read %s\n", argv[i]);
+        if (workload_load(argv[i], &w) != 0)
             return 2;
-        }
-        ntokens = lex_once(src, n, mode);
+        ntokens = lex_pass(&w, mode);
         if (ntokens == 0) {
             fprintf(stderr, "bench_lex: %s does not lex\n", argv[i]);
+            workload_free(&w);
             return 1;
         }
         if (fixed_runs > 0) {
             begin = now();
-            for (runs = 0; runs < fixed_runs; runs++)
-                lex_once(src, n, mode);
-            per = (now() - begin) / (double)runs;
+            for (passes = 0; passes < fixed_runs; passes++)
+                lex_pass(&w, mode);
+            per = (now() - begin) / (double)passes;
         } else {
             per = -1.0;
             for (int round = 0; round < ROUNDS; round++) {
                 double took;
 
                 begin = now();
-                for (runs = 0; (took = now() - begin) < 0.5 || runs < 3; runs++)
-                    lex_once(src, n, mode);
-                if (per < 0 || took / (double)runs < per)
-                    per = took / (double)runs;
+                for (passes = 0; (took = now() - begin) < 0.5 || passes < 3; passes++)
+                    lex_pass(&w, mode);
+                if (per < 0 || took / (double)passes < per)
+                    per = took / (double)passes;
             }
         }
-        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,\"seconds_per_lex\":%.9f,\"tokens\":%zu}\n",
-               n, argv[i], (double)n / per / 1e6, per, ntokens);
-        free(src);
+        printf("{\"bytes\":%zu,\"file\":\"%s\",\"mb_per_s\":%.3f,\"parts\":%zu,\"seconds_per_pass\":%.9f,\"tokens\":%zu}\n",
+               w.bytes, argv[i], (double)w.bytes / per / 1e6, w.nparts, per, ntokens);
+        workload_free(&w);
     }
     return 0;
 }
