@@ -14,7 +14,9 @@
 #
 # Both run profile P14, whatever tfexpr's default (PN): the reference every
 # build has, bin/go-hcl-adapter, is P14's (tools/difftest --reference pn runs
-# PN against bin/go-hcl-adapter-pn, when built).
+# PN against bin/go-hcl-adapter-pn, when built; there it also calls the
+# provider "terraform"'s functions, OpenTofu's twelve assume* functions,
+# "assume_cases", and compares the refinements of unknown values).
 #
 #   make difftest N=100000 SEED=1     the long run (about 150-200 s on 2 cores)
 #   make difftest-smoke               2,000 cases, for make check (about 4 s)
