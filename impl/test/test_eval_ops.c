@@ -78,6 +78,39 @@ static const tfx_value *random_operand(const tfx_type *t)
 static int same;
 static int total;
 
+/* f called with the n values of args both ways, tfx_func_call and
+ * tfx_ev_func_call: counted in total, and in same when both give the same
+ * outcome, the same argument of an error and the same number of steps. */
+static void compare_calls(tfx_ctx *ctx, const tfx_function *f, const tfx_value *const *args,
+                          size_t n)
+{
+    tfx_func_error e1;
+    tfx_func_error e2;
+    const tfx_value *r1;
+    const tfx_value *r2;
+    const char *o1;
+    const char *o2;
+    size_t steps;
+    size_t steps1;
+    size_t steps2;
+
+    memset(&e1, 0, sizeof e1);
+    memset(&e2, 0, sizeof e2);
+    steps = ctx->steps;
+    r1 = tfx_func_call(ctx, f, args, n, &e1);
+    steps1 = ctx->steps - steps;
+    steps = ctx->steps;
+    r2 = tfx_ev_func_call(ctx, f, args, n, &e2);
+    steps2 = ctx->steps - steps;
+    o1 = outcome(r1, &e1);
+    o2 = outcome(r2, &e2);
+    total++;
+    if (strcmp(o1, o2) == 0 && steps1 == steps2 && e1.arg == e2.arg)
+        same++;
+    else
+        fprintf(stderr, "%s: %s against %s\n", f->name, o1, o2);
+}
+
 /* Every operator function on random operands, both ways. */
 static void body(tfx_ctx *ctx, void *unused)
 {
@@ -91,34 +124,11 @@ static void body(tfx_ctx *ctx, void *unused)
 
         for (i = 0; i < 3000; i++) {
             const tfx_value *args[2];
-            tfx_func_error e1;
-            tfx_func_error e2;
-            const tfx_value *r1;
-            const tfx_value *r2;
-            const char *o1;
-            const char *o2;
-            size_t steps;
-            size_t steps1;
-            size_t steps2;
             size_t k;
 
             for (k = 0; k < f->nparams; k++)
                 args[k] = random_operand(f->params[k].type);
-            memset(&e1, 0, sizeof e1);
-            memset(&e2, 0, sizeof e2);
-            steps = ctx->steps;
-            r1 = tfx_func_call(ctx, f, args, f->nparams, &e1);
-            steps1 = ctx->steps - steps;
-            steps = ctx->steps;
-            r2 = tfx_ev_func_call(ctx, f, args, f->nparams, &e2);
-            steps2 = ctx->steps - steps;
-            o1 = outcome(r1, &e1);
-            o2 = outcome(r2, &e2);
-            total++;
-            if (strcmp(o1, o2) == 0 && steps1 == steps2 && e1.arg == e2.arg)
-                same++;
-            else
-                fprintf(stderr, "%s: %s against %s\n", f->name, o1, o2);
+            compare_calls(ctx, f, args, f->nparams);
         }
     }
 }
@@ -192,36 +202,13 @@ static void builtin_body(tfx_ctx *ctx, void *unused)
     for (i = 0; i < 300; i++) {
         const tfx_value *args[8];
         size_t n = f->nparams + (f->varparam != NULL ? (size_t)(rng() % 3) : 0);
-        tfx_func_error e1;
-        tfx_func_error e2;
-        const tfx_value *r1;
-        const tfx_value *r2;
-        const char *o1;
-        const char *o2;
-        size_t steps;
-        size_t steps1;
-        size_t steps2;
         size_t k;
 
         if (n > 8)
             return;
         for (k = 0; k < n; k++)
             args[k] = random_argument();
-        memset(&e1, 0, sizeof e1);
-        memset(&e2, 0, sizeof e2);
-        steps = ctx->steps;
-        r1 = tfx_func_call(ctx, f, args, n, &e1);
-        steps1 = ctx->steps - steps;
-        steps = ctx->steps;
-        r2 = tfx_ev_func_call(ctx, f, args, n, &e2);
-        steps2 = ctx->steps - steps;
-        o1 = outcome(r1, &e1);
-        o2 = outcome(r2, &e2);
-        total++;
-        if (strcmp(o1, o2) == 0 && steps1 == steps2 && e1.arg == e2.arg)
-            same++;
-        else
-            fprintf(stderr, "%s: %s against %s\n", f->name, o1, o2);
+        compare_calls(ctx, f, args, n);
     }
 }
 
