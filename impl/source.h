@@ -20,6 +20,10 @@ struct tfx_source {
     size_t ndiags;
     tfx_diagnostic *owned;      /* the malloc'd array behind diags, or NULL */
     int has_errors;
+    tfx_profile profile;        /* the profile it was parsed with: its columns
+                                 * count that profile's clusters ([lex.pos.column],
+                                 * [lex.pos.column.pn]), and so does the caret
+                                 * of tfx_diagnostic_render */
 };
 
 #endif /* TFX_SOURCE_H */

@@ -102,6 +102,7 @@ TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *t
         return NULL;
     }
     src->arena = arena;
+    src->profile = profile == TFX_PROFILE_P14 ? TFX_PROFILE_P14 : TFX_PROFILE_PN;
     if (filename == NULL)
         filename = "case.hcl";
     src->filename = tfx_arena_strndup(arena, filename, strlen(filename));
@@ -128,7 +129,7 @@ TFX_API tfx_source *tfx_source_parse_profile(const char *filename, const char *t
     }
     src->root = tfx_parse_profile(arena, src->text, nbytes,
                                   mode == TFX_MODE_TEMPLATE ? TFX_LEX_TEMPLATE : TFX_LEX_EXPRESSION,
-                                  limits->max_depth, profile != TFX_PROFILE_P14, &diags);
+                                  limits->max_depth, src->profile == TFX_PROFILE_PN, &diags);
     publish_diags(src, &diags, src->root == NULL || tfx_arena_exhausted(arena));
     return src;
 }
@@ -239,6 +240,7 @@ TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic 
         size_t carets = 0;
         size_t sub_start = d->subject.start.byte;
         size_t sub_end = d->subject.end.byte;
+        bool pn = src->profile == TFX_PROFILE_PN;
         char num[32];
 
         window(src, sub_start, sub_end, &ws, &we, &cut_before, &cut_after);
@@ -248,13 +250,15 @@ TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic 
         tfx_buf_printf(&b, "%s\n %*s | %s", cut_after ? "..." : "", (int)w, "",
                        cut_before ? "   " : "");
         /* spaces (tabs where the line has tabs) up to the subject, then
-         * one caret per grapheme cluster of the subject on this line */
+         * one caret per grapheme cluster of the subject on this line: the
+         * clusters of the source's profile, as its columns count them
+         * ([lex.pos.column], [lex.pos.column.pn]) */
         for (i = ws; i < we && i < sub_start;) {
             tfx_buf_putc(&b, src->text[i] == '\t' ? '\t' : ' ');
-            i += tfx_text_grapheme_len(src->text + i, we - i);
+            i += tfx_text_grapheme_len_profile(src->text + i, we - i, pn);
         }
         for (; i < we && i < sub_end; carets++)
-            i += tfx_text_grapheme_len(src->text + i, we - i);
+            i += tfx_text_grapheme_len_profile(src->text + i, we - i, pn);
         for (i = 0; i < carets || i == 0; i++)
             tfx_buf_putc(&b, '^');
         tfx_buf_putc(&b, '\n');

@@ -171,8 +171,10 @@ typedef enum {
 TFX_API char *tfx_source_dump(const tfx_source *src, tfx_dump_format format);
 
 /* A diagnostic as people read it: "file:line:col: error: summary", the
- * detail, the source line and a caret line under the subject.  The caller
- * frees the string with tfx_free; NULL if memory ran out. */
+ * detail, the source line and a caret line under the subject (placed by
+ * the grapheme clusters of the profile `src` was parsed with, as its
+ * columns are counted).  The caller frees the string with tfx_free; NULL
+ * if memory ran out. */
 TFX_API char *tfx_diagnostic_render(const tfx_source *src, const tfx_diagnostic *d);
 
 /* A diagnostic as one JSON object (severity, phase, category, summary,

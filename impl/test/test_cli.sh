@@ -315,6 +315,42 @@ out=$("$tfexpr" refs --profile PN 'a["$${x}"]')
 case $out in 'a["${x}"]'*) ok ;; *) bad "PN static key: $out" ;; esac
 expect 0 "$tfexpr" eval --profile PN 'provider::terraform::encode_expr([1, "a"])'
 
+# The caret under a diagnostic counts the grapheme clusters of the profile
+# the source was parsed with, as the diagnostic's column does
+# ([lex.pos.column] [lex.pos.column.pn]): U+0898, a combining mark since
+# Unicode 14, is a cluster of its own in P14 (go-textseg v13, Unicode 13)
+# and joins the "a" before it in PN (v15, Unicode 15).  caret_line N M is
+# the caret line of line 1 with N-1 spaces, then M carets.
+caret_line() {
+    line='   | '
+    k=1; while [ "$k" -lt "$1" ]; do line="$line "; k=$((k + 1)); done
+    k=0; while [ "$k" -lt "$2" ]; do line="$line^"; k=$((k + 1)); done
+    printf '%s\n' "$line"
+}
+u0898=$(printf '\340\242\230')
+for pc in 'P14 7 4' 'PN 6 3'; do
+    p=${pc%% *}; col=${pc#* }; col=${col% *}; str=${pc##* }
+    err=$("$tfexpr" parse --profile "$p" "\"a$u0898\" +" 2>&1 >/dev/null)
+    case $err in
+        "<expression>:1:$col: error: Missing expression"*) ok ;;
+        *) bad "parse --profile $p: U+0898's column: $err" ;;
+    esac
+    if printf '%s\n' "$err" | grep -qxF "$(caret_line "$col" 1)"; then ok; else bad "parse --profile $p: the caret after U+0898 is not at column $col: $err"; fi
+    err=$("$tfexpr" eval --profile "$p" "\"a$u0898\" + nosuch" 2>&1 >/dev/null)
+    case $err in
+        *"<expression>:1:$((col + 1)): error: Unknown variable"*) ok ;;
+        *) bad "eval --profile $p: U+0898's column: $err" ;;
+    esac
+    if printf '%s\n' "$err" | grep -qxF "$(caret_line $((col + 1)) 6)"; then ok; else bad "eval --profile $p: the carets of nosuch after U+0898 are not at column $((col + 1)): $err"; fi
+    if printf '%s\n' "$err" | grep -qxF "$(caret_line 1 "$str")"; then ok; else bad "eval --profile $p: not $str carets under the string holding U+0898: $err"; fi
+    err=$(printf '"a%s" + nosuch\n' "$u0898" | "$tfexpr" console --profile "$p" 2>&1 >/dev/null)
+    case $err in
+        *"<console-input>:1:$((col + 1)): error: Unknown variable"*) ok ;;
+        *) bad "console --profile $p: U+0898's column: $err" ;;
+    esac
+    if printf '%s\n' "$err" | grep -qxF "$(caret_line $((col + 1)) 6)"; then ok; else bad "console --profile $p: the carets of nosuch after U+0898 are not at column $((col + 1)): $err"; fi
+done
+
 # --flavor: Terraform's table by default, OpenTofu's on request
 # (spec/functions-opentofu.md [flavor.option] [flavor.default]).
 expect 0 "$tfexpr" eval --flavor opentofu 'urldecode("a%20b")'

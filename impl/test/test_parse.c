@@ -216,6 +216,40 @@ static void test_dumps_and_rendering(void)
     tfx_source_free(src);
 }
 
+/* [lex.pos.column] [lex.pos.column.pn] The caret of a rendered diagnostic
+ * counts the clusters of the profile the source was parsed with, as its
+ * column does: U+0898 (a combining mark since Unicode 14) is a cluster of
+ * its own in P14 and joins the "a" before it in PN; a value that is not a
+ * tfx_profile parses, and renders, as PN (the default). */
+static void test_render_profile(void)
+{
+    static const char text[] = "\"a\xe0\xa2\x98\" +";
+    static const struct {
+        tfx_profile profile;
+        size_t column;
+        const char *rendered;
+    } cases[] = {
+        {TFX_PROFILE_P14, 7, " 1 | \"a\xe0\xa2\x98\" +\n   |       ^\n"},
+        {TFX_PROFILE_PN, 6, " 1 | \"a\xe0\xa2\x98\" +\n   |      ^\n"},
+        {(tfx_profile)7, 6, " 1 | \"a\xe0\xa2\x98\" +\n   |      ^\n"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        tfx_source *src = tfx_source_parse_profile("x.hcl", text, strlen(text),
+                                                   TFX_MODE_EXPRESSION, NULL, cases[i].profile);
+        const tfx_diagnostic *d = src != NULL ? tfx_source_diagnostic(src, 0) : NULL;
+        char *rendered = d != NULL ? tfx_diagnostic_render(src, d) : NULL;
+
+        CHECK(d != NULL && d->subject.start.column == cases[i].column);
+        CHECK(rendered != NULL && strstr(rendered, cases[i].rendered) != NULL);
+        if (rendered == NULL || strstr(rendered, cases[i].rendered) == NULL)
+            fprintf(stderr, "render, case %zu: %s\n", i, rendered != NULL ? rendered : "(null)");
+        tfx_free(rendered);
+        tfx_source_free(src);
+    }
+}
+
 /* The S-expression of text parsed with profile PN (pn) or P14, or the
  * first diagnostic's summary and subject bytes ("ERR Summary 3-4"). */
 static char *profile_outcome(const char *text, bool pn)
@@ -757,6 +791,7 @@ int main(void)
     test_size_limits();
     test_print_round_trip();
     test_dumps_and_rendering();
+    test_render_profile();
     test_profile_pn();
     test_binary_fast_path();
     test_literal_fast_path();
