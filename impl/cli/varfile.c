@@ -8,8 +8,11 @@
  */
 #include "cli.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "text.h"
 
 /* The diagnostics of the files read, as JSON, for --format json. */
 static json_t *file_diagnostics;
@@ -52,19 +55,27 @@ typedef struct {
     tfx_profile profile;    /* [profile.option] the command's */
 } vfile;
 
-/* The position of byte `at`: lines from 1, columns in characters from 1. */
+/* The position of byte `at`: lines from 1, columns from 1 in the grapheme
+ * clusters of the command's profile, as an expression's columns count
+ * them ([varfile.errors] [lex.pos.column] [lex.pos.column.pn]), so that
+ * the caret tfx_diagnostic_render puts under them lines up.  LF and CR LF
+ * end a line; a cluster that runs past `at` counts, as one that straddles
+ * two tokens does. */
 static tfx_pos pos_at(const vfile *f, size_t at)
 {
+    const unsigned char *t = (const unsigned char *)f->text;
+    size_t end = at < f->n ? at : f->n;
+    bool pn = f->profile != TFX_PROFILE_P14;
     tfx_pos p = {0, 1, 1};
-    size_t i;
+    size_t i = 0;
 
-    for (i = 0; i < at && i < f->n; i++) {
-        unsigned char c = (unsigned char)f->text[i];
-
-        if (c == '\n') {
+    while (i < end) {
+        if (t[i] == '\n' || (t[i] == '\r' && i + 1 < end && t[i + 1] == '\n')) {
+            i += t[i] == '\r' ? 2 : 1;
             p.line++;
             p.column = 1;
-        } else if ((c & 0xC0) != 0x80) {
+        } else {
+            i += t[i] == '\r' ? 1 : tfx_text_grapheme_len_profile(t + i, f->n - i, pn);
             p.column++;
         }
     }

@@ -558,6 +558,21 @@ expect 1 "$tfexpr" eval --var-file "$vf/c.tfvars" 'var.region'
 varfile_error dup.tfvars.json '{"a": 1,\n "a": 2}' \
     "2:2: error: Duplicate attribute definition"*"The argument \"a\" was already set at $vf/dup.tfvars.json:1,2-8."*
 varfile_error arr.tfvars.json '[1]' "1:1: error: Incorrect JSON value type"*
+varfile_error crlf.tfvars.json '{"a": 1,\r\n "a": 2}' \
+    "2:2: error: Duplicate attribute definition"*"The argument \"a\" was already set at $vf/crlf.tfvars.json:1,2-8."*
+# [varfile.errors] a file's columns count the clusters of the command's
+# profile, as an expression's do, and the caret lines up with them: U+0898
+# is a cluster of its own in P14 and joins the "a" before it in PN.
+printf '{"a%s": 1, "a%s": 2}' "$u0898" "$u0898" >"$vf/u.tfvars.json"
+for pc in 'P14 11 9 4' 'PN 10 8 3'; do
+    p=${pc%% *}; col=${pc#* }; col=${col%% *}; end=${pc#* * }; end=${end% *}; key=${pc##* }
+    err=$("$tfexpr" eval --profile "$p" --var-file "$vf/u.tfvars.json" '1' 2>&1 >/dev/null)
+    case $err in
+        "$vf/u.tfvars.json:1:$col: error: Duplicate attribute definition"*"was already set at $vf/u.tfvars.json:1,2-$end."*) ok ;;
+        *) bad "var-file json --profile $p: U+0898's column: $err" ;;
+    esac
+    if printf '%s\n' "$err" | grep -qxF "$(caret_line "$col" "$key")"; then ok; else bad "var-file json --profile $p: not $key carets at column $col after U+0898: $err"; fi
+done
 for text in '{"a": tru}' '{"a": 1,}' '{"a": 1' '{"a" 1}' '{"a": 1} x'; do
     printf '%s' "$text" >"$vf/syn.tfvars.json"
     expect 1 "$tfexpr" eval --var-file "$vf/syn.tfvars.json" '1'
