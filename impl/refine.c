@@ -251,19 +251,55 @@ static bool ends_cluster(unsigned char c)
     return c != '\0' && strchr("-_:;/\\,.(){}[]|?!~ \t@#$%^&*+\"'", c) != NULL;
 }
 
+/* [refine.prefix.safe] Whether the code point c is inert under NFC, so
+ * that nothing appended after it can change it (x/text's
+ * Properties.BoundaryAfter): combining class 0, no canonical
+ * decomposition, and no part in a canonical composition, first or second
+ * (Hangul syllables decompose; conjoining jamo compose). */
+static bool nfc_inert(int32_t c)
+{
+    const utf8proc_property_t *p = utf8proc_get_property(c);
+
+    if ((c >= 0x1100 && c <= 0x11FF) || (c >= 0xAC00 && c <= 0xD7A3))
+        return false;
+    return p->combining_class == 0 && p->comb_index == UINT16_MAX &&
+           !(p->decomp_seqindex != UINT16_MAX && p->decomp_type == 0);
+}
+
+/* The last code point of the valid UTF-8 text s[0..n), n > 0. */
+static int32_t last_code_point(const unsigned char *s, size_t n)
+{
+    int32_t c = 0;
+    size_t at = n - 1;
+
+    while (at > 0 && (s[at] & 0xC0) == 0x80)
+        at--;
+    (void)tfx_text_decode(s + at, n - at, &c);
+    return c;
+}
+
 size_t tfx_refine_safe_prefix(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t at = 0;
     size_t last = 0; /* where the last grapheme cluster starts */
+    bool scans;
 
     if (n == 0)
         return 0;
+    /* cty cuts a prefix whose last character is not inert at its last NFC
+     * boundary (which the last cluster's start stands for); otherwise it
+     * scans clusters with go-textseg's scanner told that more text may
+     * follow, which stops at a CR or LF that is not part of a CR LF pair
+     * and keeps everything before it. */
+    scans = nfc_inert(last_code_point(u, n));
     while (at < n) {
         size_t len = tfx_text_grapheme_len_profile(u + at, n - at, true); /* PN's clusters */
 
         if (len == 0)
             break;
+        if (scans && len == 1 && (u[at] == '\n' || u[at] == '\r'))
+            return at;
         last = at;
         at += len;
     }
