@@ -260,22 +260,68 @@ static bool nfc_inert(int32_t c)
 {
     const utf8proc_property_t *p = utf8proc_get_property(c);
 
+    if (c < 0) /* not UTF-8: x/text reads an invalid byte as an inert one */
+        return true;
     if ((c >= 0x1100 && c <= 0x11FF) || (c >= 0xAC00 && c <= 0xD7A3))
         return false;
     return p->combining_class == 0 && p->comb_index == UINT16_MAX &&
            !(p->decomp_seqindex != UINT16_MAX && p->decomp_type == 0);
 }
 
-/* The last code point of the valid UTF-8 text s[0..n), n > 0. */
-static int32_t last_code_point(const unsigned char *s, size_t n)
+/* Where the last character of s[0..n) (n > 0) starts. */
+static size_t last_start(const unsigned char *s, size_t n)
 {
-    int32_t c = 0;
     size_t at = n - 1;
 
     while (at > 0 && (s[at] & 0xC0) == 0x80)
         at--;
-    (void)tfx_text_decode(s + at, n - at, &c);
+    return at;
+}
+
+/* The last code point of s[0..n) (n > 0); -1 when its bytes are not one
+ * UTF-8 character (a bad byte, trailing continuation bytes). */
+static int32_t last_code_point(const unsigned char *s, size_t n)
+{
+    int32_t c = -1;
+    size_t at = last_start(s, n);
+
+    if (tfx_text_decode(s + at, n - at, &c) != n - at)
+        return -1;
     return c;
+}
+
+/* Where an incomplete UTF-8 sequence ending s[0..n) (n > 0) starts (a
+ * lead byte C0 to F7 short of continuation bytes), or n. */
+static size_t incomplete_tail(const unsigned char *s, size_t n)
+{
+    size_t at = last_start(s, n);
+    size_t need;
+
+    if (s[at] < 0xC0 || s[at] > 0xF7)
+        return n;
+    need = s[at] < 0xE0 ? 2 : s[at] < 0xF0 ? 3 : 4;
+    return n - at < need ? at : n;
+}
+
+/* Whether s[0..n) (n > 0) starts with what go-textseg's scanner reads as
+ * a character: an ASCII byte, or a lead byte C0 to F7 followed by its
+ * continuation bytes (overlong forms and surrogates pass; other invalid
+ * UTF-8 does not). */
+static bool textseg_char(const unsigned char *s, size_t n)
+{
+    size_t need;
+
+    if (s[0] < 0x80)
+        return true;
+    if (s[0] < 0xC0 || s[0] > 0xF7)
+        return false;
+    need = s[0] < 0xE0 ? 1 : s[0] < 0xF0 ? 2 : 3;
+    if (n <= need)
+        return false;
+    for (size_t i = 1; i <= need; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return false;
+    return true;
 }
 
 size_t tfx_refine_safe_prefix(const char *s, size_t n)
@@ -290,15 +336,25 @@ size_t tfx_refine_safe_prefix(const char *s, size_t n)
     /* cty cuts a prefix whose last character is not inert at its last NFC
      * boundary (which the last cluster's start stands for); otherwise it
      * scans clusters with go-textseg's scanner told that more text may
-     * follow, which stops at a CR or LF that is not part of a CR LF pair
-     * and keeps everything before it. */
-    scans = nfc_inert(last_code_point(u, n));
+     * follow, which stops at a CR or LF that is not part of a CR LF pair,
+     * or at bytes that are not UTF-8, and keeps everything before them.
+     * An incomplete sequence at the end is cut first (x/text's
+     * LastBoundary), with what precedes it unless that is inert. */
+    at = incomplete_tail(u, n);
+    if (at < n) {
+        if (at == 0 || nfc_inert(last_code_point(u, at)))
+            return at;
+        n = at;
+        scans = false;
+    } else
+        scans = nfc_inert(last_code_point(u, n));
+    at = 0;
     while (at < n) {
         size_t len = tfx_text_grapheme_len_profile(u + at, n - at, true); /* PN's clusters */
 
         if (len == 0)
             break;
-        if (scans && len == 1 && (u[at] == '\n' || u[at] == '\r'))
+        if (scans && ((len == 1 && (u[at] == '\n' || u[at] == '\r')) || !textseg_char(u + at, n - at)))
             return at;
         last = at;
         at += len;
