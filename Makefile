@@ -255,6 +255,7 @@ gen-cases: $(BIN)/go-hcl-adapter
 	$(PYTHON) tools/gen-encoding-cases --record
 	$(PYTHON) tools/gen-console-cases --record
 	$(PYTHON) tools/gen-opentofu-cases --record
+	$(PYTHON) tools/gen-nfc-cases --record
 
 # The tests again under AddressSanitizer, UndefinedBehaviorSanitizer and
 # LeakSanitizer, in a build directory of their own.

@@ -459,6 +459,145 @@ static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
     return true;
 }
 
+/* The low 16 bits of the ten code points above U+FFFF that start a
+ * canonical composition pair (Unicode 13 and 15 alike): U+11099, U+1109B,
+ * U+110A5, U+11131, U+11132, U+11347, U+114B9, U+115B8, U+115B9, U+11935.
+ * Every other first of a pair is in U+0000..U+FFFF, and no two firsts
+ * share their low 16 bits (test_text derives both facts from utf8proc). */
+static const uint16_t nfc_plane1_firsts[] = {0x1099, 0x109B, 0x10A5, 0x1131, 0x1132,
+                                             0x1347, 0x14B9, 0x15B8, 0x15B9, 0x1935};
+
+/* The low 16 bits of the nine code points above U+FFFF that end a
+ * composition pair: U+110BA, U+11127, U+1133E, U+11357, U+114B0, U+114BA,
+ * U+114BD, U+115AF, U+11930 (the other seconds are in U+0000..U+FFFF;
+ * test_text derives both from utf8proc).  Of class 0 mostly, they compose
+ * with the starter before them, so no run may start at one. */
+static const uint16_t nfc_plane1_seconds[] = {0x10BA, 0x1127, 0x133E, 0x1357, 0x14B0,
+                                              0x14BA, 0x14BD, 0x15AF, 0x1930};
+
+static bool nfc_plane1_second(int32_t cp)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof nfc_plane1_seconds / sizeof nfc_plane1_seconds[0]; i++)
+        if (cp == (0x10000 | nfc_plane1_seconds[i]))
+            return true;
+    return false;
+}
+
+/* [value.string.nfc.key16] The code point whose composition pairs x/text
+ * lends cp, or -1 when it lends it none of another code point's.  x/text
+ * looks a pair up by the low 16 bits of both code points, so a starter
+ * composes with the marks after it as the first of a pair with the same
+ * low 16 bits does (U+E0043 U+0301 as U+0043 U+0301: U+0106).  That first
+ * is unique: the one of plane 1 when the low bits are one of the ten
+ * above, else the one of plane 0.  Never a surrogate, nor Hangul (x/text
+ * composes Hangul by the code points themselves, not by the table). */
+static int32_t nfc_key16_first(int32_t cp)
+{
+    const size_t nfirsts = sizeof nfc_plane1_firsts / sizeof nfc_plane1_firsts[0];
+    int32_t first = cp & 0xFFFF;
+    size_t i;
+
+    for (i = 0; i < nfirsts; i++)
+        if (first == nfc_plane1_firsts[i])
+            first |= 0x10000;
+    if (cp < 0 || first == cp || (first >= 0xD800 && first <= 0xDFFF)
+        || (first >= 0x1100 && first <= 0x11FF) || (first >= 0xAC00 && first <= 0xD7A3))
+        return -1;
+    return first;
+}
+
+/* Whether nfc_key16_first(cp) may be other than -1: cp is above U+FFFF,
+ * or within the ten low bits of nfc_plane1_firsts (sorted); any other code
+ * point of plane 0 names itself.  The quick test for most text. */
+static bool nfc_key16_candidate(int32_t cp)
+{
+    return cp > 0xFFFF || (cp >= 0x1099 && cp <= 0x1935);
+}
+
+/* Whether cp could be, or begin the decomposition of, the second of a
+ * composition pair or a mark between a starter and it: a code point of
+ * class other than 0, or a mark (Mn, Mc, Me; the seconds of class 0, as
+ * U+09BE, are marks: test_text checks every second).  A starter followed
+ * by anything else composes with nothing. */
+static bool nfc_markish(int32_t cp)
+{
+    const utf8proc_property_t *p = utf8proc_get_property(cp);
+
+    return p->combining_class != 0 || p->category == UTF8PROC_CATEGORY_MN
+           || p->category == UTF8PROC_CATEGORY_MC || p->category == UTF8PROC_CATEGORY_ME;
+}
+
+/* [value.string.nfc.key16] The NFC form of the run s[0..n) (valid UTF-8)
+ * as x/text makes it, appended to out[*o..]; false if utf8proc fails.
+ * With `starter`, the run starts with a starter (for the profile) that
+ * nfc_key16_first lends another code point's pairs, without a
+ * decomposition: it stays first and the rest is decomposed and reordered
+ * after it; else the run starts the text with non-starters, decomposed
+ * and reordered together.  The code point first in that order is put in
+ * the place of the one nfc_key16_first names, undecomposed, for the
+ * composition (as x/text's table composes it); when it composed with
+ * nothing, it is put back: it heads the run either way, nothing after it
+ * composed with it, and the rest composes the same after either. */
+static bool nfc_append_key16(const char *s, size_t n, bool starter, char *out, size_t *o)
+{
+    const utf8proc_option_t opts = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
+    const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
+    size_t skip = 0;
+    utf8proc_int32_t *buf;
+    utf8proc_ssize_t count;
+    utf8proc_ssize_t len;
+    int32_t lead = -1;
+    int32_t first = -1;
+    size_t flen = 0;
+
+    if (starter)
+        skip = tfx_text_decode(u, n, &lead);
+    count = utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), NULL, 0, opts);
+    if (count < 0 || (size_t)count > SIZE_MAX / sizeof *buf - 2)
+        return false;
+    buf = malloc(((size_t)count + 2) * sizeof *buf);
+    if (buf == NULL)
+        return false;
+    if (utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), buf + (starter ? 1 : 0),
+                           count, opts)
+        != count) {
+        free(buf);
+        return false;
+    }
+    if (starter) {
+        buf[0] = lead;
+        count++;
+    }
+    if (count > 0) {
+        lead = buf[0];
+        first = nfc_key16_first(lead);
+    }
+    if (first >= 0)
+        buf[0] = first;
+    len = utf8proc_reencode(buf, count, opts);
+    if (len < 0) {
+        free(buf);
+        return false;
+    }
+    if (first >= 0) {
+        int32_t composed;
+
+        flen = tfx_text_decode((const unsigned char *)buf, (size_t)len, &composed);
+        if (composed == first) {
+            /* Composed with nothing: the code point that was there, again. */
+            *o += (size_t)utf8proc_encode_char(lead, (utf8proc_uint8_t *)out + *o);
+        } else {
+            flen = 0;
+        }
+    }
+    memcpy(out + *o, (const char *)buf + flen, (size_t)len - flen);
+    *o += (size_t)len - flen;
+    free(buf);
+    return true;
+}
+
 bool tfx_text_is_ascii(const unsigned char *s, size_t n)
 {
     unsigned char any = 0;
@@ -486,13 +625,13 @@ static char *nfc_ascii(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 }
 
 static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
-                         size_t *out_n);
+                         bool filter, size_t *out_n);
 
 char *tfx_text_nfc(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 {
     if (tfx_text_is_ascii((const unsigned char *)s, n))
         return nfc_ascii(arena, s, n, out_n);
-    return nfc_general(arena, s, n, true, out_n);
+    return nfc_general(arena, s, n, true, true, out_n);
 }
 
 /* [value.string.nfc.pn] Profile PN normalises with Unicode 15.0.0's data
@@ -502,26 +641,110 @@ char *tfx_text_nfc_profile(tfx_arena *arena, const char *s, size_t n, bool pn, s
 {
     if (tfx_text_is_ascii((const unsigned char *)s, n))
         return nfc_ascii(arena, s, n, out_n);
-    return nfc_general(arena, s, n, !pn, out_n);
+    return nfc_general(arena, s, n, !pn, true, out_n);
 }
 
 char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *out_n)
 {
-    return nfc_general(arena, s, n, true, out_n);
+    return nfc_general(arena, s, n, true, false, out_n);
+}
+
+char *tfx_text_nfc_general_profile(tfx_arena *arena, const char *s, size_t n, bool pn,
+                                   size_t *out_n)
+{
+    return nfc_general(arena, s, n, !pn, false, out_n);
+}
+
+/* Whether cp is a starter for the profile: of class 0 in utf8proc's
+ * tables, or (with unicode13) a mark Unicode 13 had not assigned. */
+static bool nfc_starter(int32_t cp, bool unicode13)
+{
+    return utf8proc_get_property(cp)->combining_class == 0
+           || (unicode13 && newer_combining(cp));
+}
+
+/* Whether cp has no canonical decomposition (is its own NFD). */
+static bool nfc_undecomposed(int32_t cp)
+{
+    utf8proc_int32_t d[4];
+
+    return utf8proc_decompose_char(cp, d, 4, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE, NULL) == 1
+           && d[0] == cp;
+}
+
+/* How the code point cp at u[i..i+clen) of u[0..n) cuts the text into
+ * runs that nfc_general normalises one by one: NFC_CUT_KEY16, a starter
+ * that x/text composes with the marks after it as another code point
+ * ([value.string.nfc.key16]; not one of the seconds of plane 1, which
+ * compose with the starter before them, nor one with a decomposition):
+ * cp starts a run of its own; NFC_CUT_SPLIT, nfc_splits (cp copied as it
+ * is between two runs); NFC_CUT_NONE.  NFC_CUT_LEAD is no cut but the
+ * kind of the run at the head of a text of nfc_key16_lead.
+ *
+ * With `filter`, the fast path: a starter of NFC_CUT_KEY16 cuts only when
+ * a code point follows that may compose with it or come between (one of
+ * nfc_markish); otherwise there is nothing for it to compose with, and
+ * its run comes out the same cut or not (test_text compares both). */
+enum nfc_cut { NFC_CUT_NONE, NFC_CUT_SPLIT, NFC_CUT_KEY16, NFC_CUT_LEAD };
+
+static inline enum nfc_cut nfc_cut_at(const unsigned char *u, size_t n, size_t i, size_t clen,
+                                      int32_t cp, bool unicode13, bool filter)
+{
+    int32_t next = -1;
+
+    if (nfc_key16_candidate(cp) && i + clen < n && nfc_key16_first(cp) >= 0) {
+        if (filter)
+            (void)tfx_text_decode(u + i + clen, n - i - clen, &next);
+        if ((!filter || nfc_markish(next)) && nfc_starter(cp, unicode13)
+            && !nfc_plane1_second(cp) && nfc_undecomposed(cp))
+            return NFC_CUT_KEY16;
+    }
+    return nfc_splits(cp, unicode13) ? NFC_CUT_SPLIT : NFC_CUT_NONE;
+}
+
+/* [value.string.nfc.key16] Whether u[0..n) starts with non-starters one of
+ * which nfc_key16_first lends another code point's pairs: x/text's
+ * composition takes the first of them, after reordering, for the
+ * starter (U+11F41 in profile PN). */
+static bool nfc_key16_lead(const unsigned char *u, size_t n, bool unicode13)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        int32_t cp;
+
+        i += tfx_text_decode(u + i, n - i, &cp);
+        if (nfc_starter(cp, unicode13))
+            return false;
+        if (nfc_key16_candidate(cp) && nfc_key16_first(cp) >= 0)
+            return true;
+    }
+    return false;
+}
+
+/* The NFC form of the run s[0..n) of kind `how` (NFC_CUT_KEY16,
+ * NFC_CUT_LEAD: by nfc_append_key16; else by nfc_append) appended to
+ * out[*o..]; false if utf8proc fails. */
+static bool nfc_append_run(const char *s, size_t n, enum nfc_cut how, char *out, size_t *o)
+{
+    if (how == NFC_CUT_KEY16 || how == NFC_CUT_LEAD)
+        return nfc_append_key16(s, n, how == NFC_CUT_KEY16, out, o);
+    return nfc_append(s, n, out, o);
 }
 
 /* The NFC form of valid UTF-8 text by utf8proc; the code points of
- * nfc_splits split the text into runs normalised one by one (with
+ * nfc_cut_at cut the text into runs normalised one by one (with
  * unicode13, Go 1.19's x/text tables, profile P14). */
 static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
-                         size_t *out_n)
+                         bool filter, size_t *out_n)
 {
     const unsigned char *u = (const unsigned char *)s;
     utf8proc_uint8_t *norm = NULL;
     utf8proc_ssize_t len;
     char *copy;
     size_t i = 0;
-    bool split = false;
+    bool lead;
+    bool cut;
 
     if (!tfx_text_valid(u, n)) {
         *out_n = n;
@@ -529,17 +752,22 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
     }
     if (n > (size_t)PTRDIFF_MAX / 3)
         return NULL;
-    while (i < n && !split) {
+    lead = nfc_key16_lead(u, n, unicode13);
+    cut = lead;
+    while (i < n && !cut) {
         int32_t cp;
+        size_t clen = tfx_text_decode(u + i, n - i, &cp);
 
-        i += tfx_text_decode(u + i, n - i, &cp);
-        split = nfc_splits(cp, unicode13);
+        cut = nfc_cut_at(u, n, i, clen, cp, unicode13, filter) != NFC_CUT_NONE;
+        i += clen;
     }
-    if (split) {
+    if (cut) {
         /* Normalise the runs between them one by one (NFC grows UTF-8
-         * text by a factor of 3 at most). */
+         * text by a factor of 3 at most; a starter of NFC_CUT_KEY16 that
+         * composes shrinks it). */
         size_t start = 0;
         size_t o = 0;
+        enum nfc_cut run = lead ? NFC_CUT_LEAD : NFC_CUT_NONE;
 
         copy = tfx_arena_alloc(arena, 3 * n + 1);
         if (copy == NULL)
@@ -547,17 +775,22 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
         for (i = 0; i < n;) {
             int32_t cp;
             size_t clen = tfx_text_decode(u + i, n - i, &cp);
+            enum nfc_cut how = nfc_cut_at(u, n, i, clen, cp, unicode13, filter);
 
-            if (nfc_splits(cp, unicode13)) {
-                if (!nfc_append(s + start, i - start, copy, &o))
+            if (how != NFC_CUT_NONE) {
+                if (!nfc_append_run(s + start, i - start, run, copy, &o))
                     return NULL;
-                memcpy(copy + o, s + i, clen);
-                o += clen;
-                start = i + clen;
+                run = how == NFC_CUT_KEY16 ? how : NFC_CUT_NONE;
+                start = i;
+                if (how == NFC_CUT_SPLIT) {
+                    memcpy(copy + o, s + i, clen);
+                    o += clen;
+                    start = i + clen;
+                }
             }
             i += clen;
         }
-        if (!nfc_append(s + start, n - start, copy, &o))
+        if (!nfc_append_run(s + start, n - start, run, copy, &o))
             return NULL;
         copy[o] = '\0';
         *out_n = o;

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
 
 #include "check.h"
 
@@ -56,8 +58,50 @@ static size_t random_text(char *buf, bool ascii_only)
     return n;
 }
 
-/* tfx_text_nfc (with its ASCII fast path) equals tfx_text_nfc_general on
- * random ASCII text and on random mixed text. */
+static size_t put_utf8(char *buf, int32_t cp)
+{
+    return (size_t)utf8proc_encode_char(cp, (utf8proc_uint8_t *)buf);
+}
+
+/* Code points for text where [value.string.nfc.key16] matters: starters
+ * that x/text composes as another code point (U+E0043 as C, U+10065 as e,
+ * U+20041 as A, U+1099 as U+11099, U+11F41 as U+1F41: a mark in PN), ones
+ * that are no such starter (U+2F81A decomposes, U+114B0 is a second,
+ * U+1AC00 would be Hangul), firsts, seconds (of class 0 too), other
+ * marks, jamo, marks newer than Unicode 13, ASCII. */
+static const int32_t key16_alphabet[] = {
+    0xE0043, 0x10065, 0x20041, 0x1099, 0x11F41, 0x2F81A, 0x114B0, 0x1AC00, 0x41,  0x65,
+    0x43,    0xC5,    0x1EA0,  0x11099, 0x114B9, 0x301,   0x300,   0x323,   0x308, 0xB3E,
+    0x9BE,   0x110BA, 0x3099,  0x334,  0x5B0,   0x1100,  0x1161,  0x11A8,  0x11A7, 0x1E4EC,
+    0x898,   0x20,    0xAC00,  0x1F41,
+};
+
+/* Whether a fast path's text fast[0..nfast) is the general path's, and
+ * NUL-terminated. */
+static bool same_text(const char *fast, size_t nfast, const char *gen, size_t ngen)
+{
+    return fast != NULL && gen != NULL && nfast == ngen && memcmp(fast, gen, nfast) == 0
+           && fast[nfast] == '\0';
+}
+
+/* Whether tfx_text_nfc_profile (with its fast paths) gives the text
+ * tfx_text_nfc_general_profile gives for buf[0..n) (test number i); says
+ * which input when not. */
+static bool nfc_agree(tfx_arena *a, const char *buf, size_t n, bool pn, int i)
+{
+    size_t nfast = 0;
+    size_t ngen = 0;
+    const char *fast = tfx_text_nfc_profile(a, buf, n, pn, &nfast);
+    const char *gen = tfx_text_nfc_general_profile(a, buf, n, pn, &ngen);
+
+    if (!same_text(fast, nfast, gen, ngen))
+        fprintf(stderr, "nfc differs on input %d (%zu bytes, %s)\n", i, n, pn ? "PN" : "P14");
+    return same_text(fast, nfast, gen, ngen);
+}
+
+/* tfx_text_nfc (with its fast paths) equals tfx_text_nfc_general on
+ * random ASCII text, on random mixed text and on random text of
+ * key16_alphabet, in both profiles. */
 static void test_nfc_fast_path(void)
 {
     tfx_arena *a = tfx_arena_new(0);
@@ -70,18 +114,23 @@ static void test_nfc_fast_path(void)
     for (i = 0; i < 20000; i++) {
         char buf[256];
         size_t n = random_text(buf, i % 2 == 0);
-        size_t nfast = 0;
-        size_t ngen = 0;
-        const char *fast = tfx_text_nfc(a, buf, n, &nfast);
-        const char *gen = tfx_text_nfc_general(a, buf, n, &ngen);
 
-        if (fast != NULL && gen != NULL && nfast == ngen && memcmp(fast, gen, nfast) == 0
-            && fast[nfast] == '\0')
-            same++;
-        else
-            fprintf(stderr, "nfc differs on input %d (%zu bytes)\n", i, n);
+        same += nfc_agree(a, buf, n, i % 4 >= 2, i);
     }
     CHECK(same == 20000);
+    /* [value.string.nfc.key16] on random text of key16_alphabet */
+    same = 0;
+    for (i = 0; i < 40000; i++) {
+        char buf[64];
+        size_t n = 0;
+        size_t len = (size_t)(rng() % 9);
+
+        while (len-- > 0)
+            n += put_utf8(buf + n, key16_alphabet[rng() % (sizeof key16_alphabet
+                                                            / sizeof key16_alphabet[0])]);
+        same += nfc_agree(a, buf, n, i % 2 == 1, i);
+    }
+    CHECK(same == 40000);
     /* The edge cases: empty text, NUL, DEL, and a composing pair. */
     {
         size_t n = 1;
@@ -114,6 +163,136 @@ static void test_nfc_fast_path(void)
     tfx_arena_free(a);
 }
 
+/* The canonical composition pairs, derived from utf8proc's data: every
+ * primary composite P (its NFD composes back to P alone) is the pair of
+ * the NFC of its NFD without the last code point (the first) and that
+ * last code point (the second).  Hangul is left out (composed by
+ * arithmetic, in x/text too). */
+struct nfc_pair {
+    int32_t first, second, composite;
+};
+
+static size_t nfc_pairs(struct nfc_pair *out, size_t max)
+{
+    const utf8proc_option_t opts = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
+    size_t k = 0;
+    int32_t p;
+
+    for (p = 0; p < 0x110000; p++) {
+        utf8proc_int32_t d[32];
+        utf8proc_int32_t c[32];
+        utf8proc_ssize_t nd;
+
+        if ((p >= 0xD800 && p <= 0xDFFF) || (p >= 0xAC00 && p <= 0xD7A3))
+            continue;
+        nd = utf8proc_decompose_char(p, d, 32, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE, NULL);
+        if (nd < 2 || nd > 32)
+            continue;
+        memcpy(c, d, (size_t)nd * sizeof d[0]);
+        if (utf8proc_normalize_utf32(c, nd, opts) != 1 || c[0] != p)
+            continue;
+        memcpy(c, d, (size_t)(nd - 1) * sizeof d[0]);
+        if (utf8proc_normalize_utf32(c, nd - 1, opts) != 1 || k == max)
+            continue;
+        out[k].first = c[0];
+        out[k].second = d[nd - 1];
+        out[k].composite = p;
+        k++;
+    }
+    return k;
+}
+
+/* [value.string.nfc.key16] Against the pairs utf8proc's data gives: the
+ * facts the model rests on (no two firsts share their low 16 bits; every
+ * second is a mark, so the fast path's filter lets it through), and for
+ * every pair F M -> P and each other code point S with F's low 16 bits,
+ * S M -> P in both profiles (x/text looks the pair up by those bits);
+ * F M U+0301 as P U+0301 (no cut comes between a pair). */
+static void test_nfc_key16_pairs(void)
+{
+    static struct nfc_pair pairs[1200];
+    static int32_t first_of_low[0x10000];
+    tfx_arena *a = tfx_arena_new(0);
+    size_t np = nfc_pairs(pairs, sizeof pairs / sizeof pairs[0]);
+    size_t i;
+    int unique = 1;
+    int marks = 1;
+    int composed = 0;
+    int expected = 0;
+    int kept = 0;
+
+    CHECK(a != NULL);
+    if (a == NULL)
+        return;
+    CHECK(np == 941);
+    for (i = 0; i < np; i++) {
+        int32_t low = pairs[i].first & 0xFFFF;
+        const utf8proc_property_t *m = utf8proc_get_property(pairs[i].second);
+
+        if (first_of_low[low] != 0 && first_of_low[low] != pairs[i].first)
+            unique = 0;
+        first_of_low[low] = pairs[i].first;
+        if (m->combining_class == 0 && m->category != UTF8PROC_CATEGORY_MN
+            && m->category != UTF8PROC_CATEGORY_MC)
+            marks = 0;
+    }
+    CHECK(unique);
+    CHECK(marks);
+    for (i = 0; i < np; i++) {
+        int32_t plane;
+        int pn;
+
+        for (pn = 0; pn < 2; pn++) {
+            for (plane = 0; plane <= 16; plane++) {
+                int32_t S = (plane << 16) | (pairs[i].first & 0xFFFF);
+                char in[16];
+                char want[8];
+                size_t n = 0;
+                size_t nw = put_utf8(want, pairs[i].composite);
+                size_t nr = 0;
+                const char *r;
+
+                if (S == pairs[i].first || (S >= 0xD800 && S <= 0xDFFF))
+                    continue;
+                expected++;
+                n = put_utf8(in, S);
+                n += put_utf8(in + n, pairs[i].second);
+                r = tfx_text_nfc_profile(a, in, n, pn != 0, &nr);
+                if (r != NULL && nr == nw && memcmp(r, want, nw) == 0)
+                    composed++;
+                else if (expected - composed <= 20)
+                    fprintf(stderr, "key16: U+%04X U+%04X (%s) not U+%04X\n", (unsigned)S,
+                            (unsigned)pairs[i].second, pn ? "PN" : "P14",
+                            (unsigned)pairs[i].composite);
+            }
+            {
+                /* F M U+0301 and P U+0301, canonically equivalent: the same */
+                char in[16];
+                char eq[16];
+                size_t n = put_utf8(in, pairs[i].first);
+                size_t ne = put_utf8(eq, pairs[i].composite);
+                size_t nr = 0;
+                size_t nq = 0;
+                const char *r;
+                const char *q;
+
+                n += put_utf8(in + n, pairs[i].second);
+                n += put_utf8(in + n, 0x0301);
+                ne += put_utf8(eq + ne, 0x0301);
+                r = tfx_text_nfc_profile(a, in, n, pn != 0, &nr);
+                q = tfx_text_nfc_profile(a, eq, ne, pn != 0, &nq);
+                if (r != NULL && q != NULL && nr == nq && memcmp(r, q, nr) == 0)
+                    kept++;
+            }
+        }
+    }
+    CHECK(composed == expected);
+    CHECK(expected == 2 * 941 * 16);
+    CHECK(kept == 2 * 941);
+    tfx_arena_free(a);
+}
+
+
 /* tfx_text_map_case (with its ASCII fast path) equals
  * tfx_text_map_case_general on random ASCII text and on random mixed
  * text, both ways. */
@@ -135,8 +314,7 @@ static void test_map_case_fast_path(void)
         const char *fast = tfx_text_map_case(a, buf, n, upper, &nfast);
         const char *gen = tfx_text_map_case_general(a, buf, n, upper, &ngen);
 
-        if (fast != NULL && gen != NULL && nfast == ngen && memcmp(fast, gen, nfast) == 0
-            && fast[nfast] == '\0')
+        if (same_text(fast, nfast, gen, ngen))
             same++;
         else
             fprintf(stderr, "map_case differs on input %d (%zu bytes)\n", i, n);
@@ -202,6 +380,7 @@ static void test_graphemes_fast_path(void)
 int main(void)
 {
     test_nfc_fast_path();
+    test_nfc_key16_pairs();
     test_graphemes_fast_path();
     test_map_case_fast_path();
     return check_report("test_text");
