@@ -467,22 +467,47 @@ static bool nfc_append(const char *s, size_t n, char *out, size_t *o)
 static const uint16_t nfc_plane1_firsts[] = {0x1099, 0x109B, 0x10A5, 0x1131, 0x1132,
                                              0x1347, 0x14B9, 0x15B8, 0x15B9, 0x1935};
 
-/* The low 16 bits of the nine code points above U+FFFF that end a
- * composition pair: U+110BA, U+11127, U+1133E, U+11357, U+114B0, U+114BA,
- * U+114BD, U+115AF, U+11930 (the other seconds are in U+0000..U+FFFF;
- * test_text derives both from utf8proc).  Of class 0 mostly, they compose
- * with the starter before them, so no run may start at one. */
-static const uint16_t nfc_plane1_seconds[] = {0x10BA, 0x1127, 0x133E, 0x1357, 0x14B0,
-                                              0x14BA, 0x14BD, 0x15AF, 0x1930};
+/* The 63 seconds of the canonical composition pairs (Unicode 13 and 15
+ * alike; test_text derives them from utf8proc), sorted: with the Hangul
+ * vowel and trailing jamo, the code points x/text's composition looks a
+ * pair up for (NFC_Quick_Check Maybe). */
+static const int32_t nfc_seconds[] = {
+    0x0300,  0x0301,  0x0302,  0x0303,  0x0304,  0x0306,  0x0307,  0x0308,  0x0309,
+    0x030A,  0x030B,  0x030C,  0x030F,  0x0311,  0x0313,  0x0314,  0x031B,  0x0323,
+    0x0324,  0x0325,  0x0326,  0x0327,  0x0328,  0x032D,  0x032E,  0x0330,  0x0331,
+    0x0338,  0x0342,  0x0345,  0x0653,  0x0654,  0x0655,  0x093C,  0x09BE,  0x09D7,
+    0x0B3E,  0x0B56,  0x0B57,  0x0BBE,  0x0BD7,  0x0C56,  0x0CC2,  0x0CD5,  0x0CD6,
+    0x0D3E,  0x0D57,  0x0DCA,  0x0DCF,  0x0DDF,  0x102E,  0x1B35,  0x3099,  0x309A,
+    0x110BA, 0x11127, 0x1133E, 0x11357, 0x114B0, 0x114BA, 0x114BD, 0x115AF, 0x11930,
+};
 
-static bool nfc_plane1_second(int32_t cp)
+/* Whether cp is one of nfc_seconds. */
+static bool nfc_second(int32_t cp)
 {
-    size_t i;
+    size_t lo = 0;
+    size_t hi = sizeof nfc_seconds / sizeof nfc_seconds[0];
 
-    for (i = 0; i < sizeof nfc_plane1_seconds / sizeof nfc_plane1_seconds[0]; i++)
-        if (cp == (0x10000 | nfc_plane1_seconds[i]))
+    if (cp < nfc_seconds[0])
+        return false;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (nfc_seconds[mid] == cp)
             return true;
+        if (nfc_seconds[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return false;
+}
+
+/* Whether x/text composes cp as Hangul: U+1100..U+11FF (its test is on
+ * the UTF-8 bytes; within a segment only vowel and trailing jamo come
+ * after its first code point). */
+static bool nfc_jamo(int32_t cp)
+{
+    return cp >= 0x1100 && cp <= 0x11FF;
 }
 
 /* [value.string.nfc.key16] The code point whose composition pairs x/text
@@ -491,8 +516,9 @@ static bool nfc_plane1_second(int32_t cp)
  * composes with the marks after it as the first of a pair with the same
  * low 16 bits does (U+E0043 U+0301 as U+0043 U+0301: U+0106).  That first
  * is unique: the one of plane 1 when the low bits are one of the ten
- * above, else the one of plane 0.  Never a surrogate, nor Hangul (x/text
- * composes Hangul by the code points themselves, not by the table). */
+ * above, else the one of plane 0 (the seconds' low bits are unique too,
+ * and only seconds are looked up).  Never a surrogate, nor Hangul (not in
+ * the table). */
 static int32_t nfc_key16_first(int32_t cp)
 {
     const size_t nfirsts = sizeof nfc_plane1_firsts / sizeof nfc_plane1_firsts[0];
@@ -519,8 +545,7 @@ static bool nfc_key16_candidate(int32_t cp)
 /* Whether cp could be, or begin the decomposition of, the second of a
  * composition pair or a mark between a starter and it: a code point of
  * class other than 0, or a mark (Mn, Mc, Me; the seconds of class 0, as
- * U+09BE, are marks: test_text checks every second).  A starter followed
- * by anything else composes with nothing. */
+ * U+09BE, are marks: test_text checks every second). */
 static bool nfc_markish(int32_t cp)
 {
     const utf8proc_property_t *p = utf8proc_get_property(cp);
@@ -529,71 +554,172 @@ static bool nfc_markish(int32_t cp)
            || p->category == UTF8PROC_CATEGORY_MC || p->category == UTF8PROC_CATEGORY_ME;
 }
 
-/* [value.string.nfc.key16] The NFC form of the run s[0..n) (valid UTF-8)
- * as x/text makes it, appended to out[*o..]; false if utf8proc fails.
- * With `starter`, the run starts with a starter (for the profile) that
- * nfc_key16_first lends another code point's pairs, without a
- * decomposition: it stays first and the rest is decomposed and reordered
- * after it; else the run starts the text with non-starters, decomposed
- * and reordered together.  The code point first in that order is put in
- * the place of the one nfc_key16_first names, undecomposed, for the
- * composition (as x/text's table composes it); when it composed with
- * nothing, it is put back: it heads the run either way, nothing after it
- * composed with it, and the rest composes the same after either. */
-static bool nfc_append_key16(const char *s, size_t n, bool starter, char *out, size_t *o)
+static int nfc_class(int32_t cp)
+{
+    return utf8proc_get_property(cp)->combining_class;
+}
+
+/* [value.string.nfc.key16] x/text's pair lookup: the composite of `first`
+ * (as the first of the pair with its low 16 bits, nfc_key16_first) and
+ * `second` (one of nfc_seconds), or -1.  The pair itself is utf8proc's. */
+static int32_t nfc_xtext_pair(int32_t first, int32_t second)
+{
+    int32_t lent = nfc_key16_first(first);
+    utf8proc_int32_t pair[2];
+
+    pair[0] = lent >= 0 ? lent : first;
+    pair[1] = second;
+    if (utf8proc_normalize_utf32(pair, 2, UTF8PROC_STABLE | UTF8PROC_COMPOSE) != 1)
+        return -1;
+    return pair[0];
+}
+
+/* The Hangul syllable of leading jamo (or LV syllable) l and vowel (or
+ * trailing jamo) v, or -1; a trailing jamo from U+11A8 on only. */
+static int32_t nfc_hangul_pair(int32_t l, int32_t v)
+{
+    if (l >= 0x1100 && l < 0x1113 && v >= 0x1161 && v < 0x1176)
+        return 0xAC00 + ((l - 0x1100) * 21 + (v - 0x1161)) * 28;
+    if (l >= 0xAC00 && l <= 0xD7A3 && v > 0x11A7 && v < 0x11C3 && (l - 0xAC00) % 28 == 0)
+        return l + v - 0x11A7;
+    return -1;
+}
+
+/* [value.string.nfc.xtext] The Hangul part of nfc_xtext_compose, from
+ * b[i] (vowel or trailing jamo) on, s the starter, k the length kept: the
+ * starter is the code point before when that is of class 0, whatever
+ * comes; only Hangul composes. */
+static size_t nfc_xtext_hangul(int32_t *b, size_t n, size_t s, size_t i, size_t k)
+{
+    for (; i < n; i++) {
+        int cb = nfc_class(b[k - 1]);
+        int32_t p = -1;
+
+        if (cb == 0)
+            s = k - 1;
+        if (s == k - 1 || cb < nfc_class(b[i]))
+            p = nfc_hangul_pair(b[s], b[i]);
+        if (p >= 0)
+            b[s] = p;
+        else
+            b[k++] = b[i];
+    }
+    return k;
+}
+
+/* [value.string.nfc.xtext] x/text's composition of one segment b[0..n)
+ * (decomposed and reordered; it starts at the head of the text or at a
+ * starter that is no second), in place; returns its new length.  The
+ * starter s a second composes with is the code point before the second
+ * when that is of class 0, else stays what it was: a second of class 0
+ * that composed with nothing is the starter only for a second right after
+ * it (x/text updates s only when it meets a second), so a later mark
+ * composes with the starter before it (E U+0B3E U+09BC U+0300: È U+0B3E
+ * U+09BC).  b[0] is the starter even when a mark; a second is blocked
+ * when, s not just before it, the code point just before it has a class
+ * at least its own.  A jamo after b[0] turns to nfc_xtext_hangul for the
+ * rest.  Pairs by nfc_xtext_pair, which looks them up as x/text does. */
+static size_t nfc_xtext_compose(int32_t *b, size_t n)
+{
+    size_t s = 0;
+    size_t k = 1;
+    size_t i;
+
+    if (n == 0)
+        return 0;
+    for (i = 1; i < n; i++) {
+        int32_t c = b[i];
+
+        if (nfc_jamo(c))
+            return nfc_xtext_hangul(b, n, s, i, k);
+        if (nfc_second(c)) {
+            int cb = nfc_class(b[k - 1]);
+            bool blocked = false;
+
+            if (cb == 0)
+                s = k - 1;
+            else
+                blocked = s != k - 1 && cb >= nfc_class(c);
+            if (!blocked) {
+                int32_t p = nfc_xtext_pair(b[s], c);
+
+                if (p >= 0) {
+                    b[s] = p;
+                    continue;
+                }
+            }
+        }
+        b[k++] = c;
+    }
+    return k;
+}
+
+/* Whether x/text's composition starts a segment at the decomposed code
+ * point cp: of class 0, and neither a second nor a vowel or trailing jamo
+ * (NFC_Quick_Check Yes). */
+static bool nfc_xtext_boundary(int32_t cp)
+{
+    return nfc_class(cp) == 0 && !nfc_second(cp) && !(cp >= 0x1161 && cp <= 0x1175)
+           && !(cp >= 0x11A8 && cp <= 0x11C2);
+}
+
+/* [value.string.nfc.xtext] The NFC form of s[0..n) (valid UTF-8, which
+ * nothing before it composes with) as x/text makes it, appended to
+ * out[*o..] (NFC of UTF-8 text is at most 3 times as long); false if
+ * utf8proc fails.  utf8proc decomposes and reorders (with head, all but
+ * the first code point, a starter for the profile that utf8proc takes for
+ * a mark: it stays first, undecomposed); each segment (from the head, and
+ * from each nfc_xtext_boundary) is composed by nfc_xtext_compose. */
+static bool nfc_append_xtext(const char *s, size_t n, bool head, char *out, size_t *o)
 {
     const utf8proc_option_t opts = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
     const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
-    size_t skip = 0;
     utf8proc_int32_t *buf;
     utf8proc_ssize_t count;
     utf8proc_ssize_t len;
-    int32_t lead = -1;
     int32_t first = -1;
-    size_t flen = 0;
+    size_t skip = 0;
+    size_t w = 0;
+    size_t i = 0;
 
-    if (starter)
-        skip = tfx_text_decode(u, n, &lead);
+    if (n == 0)
+        return true;
+    if (head)
+        skip = tfx_text_decode(u, n, &first);
     count = utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), NULL, 0, opts);
     if (count < 0 || (size_t)count > SIZE_MAX / sizeof *buf - 2)
         return false;
     buf = malloc(((size_t)count + 2) * sizeof *buf);
     if (buf == NULL)
         return false;
-    if (utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), buf + (starter ? 1 : 0),
-                           count, opts)
+    if (utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), buf + (head ? 1 : 0), count,
+                           opts)
         != count) {
         free(buf);
         return false;
     }
-    if (starter) {
-        buf[0] = lead;
+    if (head) {
+        buf[0] = first;
         count++;
     }
-    if (count > 0) {
-        lead = buf[0];
-        first = nfc_key16_first(lead);
+    while (i < (size_t)count) {
+        size_t end = i + 1;
+        size_t kept;
+
+        while (end < (size_t)count && !nfc_xtext_boundary(buf[end]))
+            end++;
+        kept = nfc_xtext_compose(buf + i, end - i);
+        memmove(buf + w, buf + i, kept * sizeof *buf);
+        w += kept;
+        i = end;
     }
-    if (first >= 0)
-        buf[0] = first;
-    len = utf8proc_reencode(buf, count, opts);
+    len = utf8proc_reencode(buf, (utf8proc_ssize_t)w, 0);
     if (len < 0) {
         free(buf);
         return false;
     }
-    if (first >= 0) {
-        int32_t composed;
-
-        flen = tfx_text_decode((const unsigned char *)buf, (size_t)len, &composed);
-        if (composed == first) {
-            /* Composed with nothing: the code point that was there, again. */
-            *o += (size_t)utf8proc_encode_char(lead, (utf8proc_uint8_t *)out + *o);
-        } else {
-            flen = 0;
-        }
-    }
-    memcpy(out + *o, (const char *)buf + flen, (size_t)len - flen);
-    *o += (size_t)len - flen;
+    memcpy(out + *o, buf, (size_t)len);
+    *o += (size_t)len;
     free(buf);
     return true;
 }
@@ -659,47 +785,29 @@ char *tfx_text_nfc_general_profile(tfx_arena *arena, const char *s, size_t n, bo
  * tables, or (with unicode13) a mark Unicode 13 had not assigned. */
 static bool nfc_starter(int32_t cp, bool unicode13)
 {
-    return utf8proc_get_property(cp)->combining_class == 0
-           || (unicode13 && newer_combining(cp));
+    return nfc_class(cp) == 0 || (unicode13 && newer_combining(cp));
 }
 
-/* Whether cp has no canonical decomposition (is its own NFD). */
-static bool nfc_undecomposed(int32_t cp)
+/* [value.string.nfc.key16] [value.string.nfc.xtext] Whether x/text may
+ * compose the text at u[i..i+clen) (the code point cp) otherwise than
+ * utf8proc does: cp takes another code point's pairs (nfc_key16_first),
+ * or is a second of class 0 (after which the starter before it may stay
+ * the starter), and a code point follows that may compose or come
+ * between (nfc_markish).  Elsewhere both compose alike (test_text
+ * compares them on random text): the fast path's test, and then
+ * utf8proc composes. */
+static inline bool nfc_xtext_needed(const unsigned char *u, size_t n, size_t i, size_t clen,
+                                    int32_t cp)
 {
-    utf8proc_int32_t d[4];
+    int32_t next;
 
-    return utf8proc_decompose_char(cp, d, 4, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE, NULL) == 1
-           && d[0] == cp;
-}
-
-/* How the code point cp at u[i..i+clen) of u[0..n) cuts the text into
- * runs that nfc_general normalises one by one: NFC_CUT_KEY16, a starter
- * that x/text composes with the marks after it as another code point
- * ([value.string.nfc.key16]; not one of the seconds of plane 1, which
- * compose with the starter before them, nor one with a decomposition):
- * cp starts a run of its own; NFC_CUT_SPLIT, nfc_splits (cp copied as it
- * is between two runs); NFC_CUT_NONE.  NFC_CUT_LEAD is no cut but the
- * kind of the run at the head of a text of nfc_key16_lead.
- *
- * With `filter`, the fast path: a starter of NFC_CUT_KEY16 cuts only when
- * a code point follows that may compose with it or come between (one of
- * nfc_markish); otherwise there is nothing for it to compose with, and
- * its run comes out the same cut or not (test_text compares both). */
-enum nfc_cut { NFC_CUT_NONE, NFC_CUT_SPLIT, NFC_CUT_KEY16, NFC_CUT_LEAD };
-
-static inline enum nfc_cut nfc_cut_at(const unsigned char *u, size_t n, size_t i, size_t clen,
-                                      int32_t cp, bool unicode13, bool filter)
-{
-    int32_t next = -1;
-
-    if (nfc_key16_candidate(cp) && i + clen < n && nfc_key16_first(cp) >= 0) {
-        if (filter)
-            (void)tfx_text_decode(u + i + clen, n - i - clen, &next);
-        if ((!filter || nfc_markish(next)) && nfc_starter(cp, unicode13)
-            && !nfc_plane1_second(cp) && nfc_undecomposed(cp))
-            return NFC_CUT_KEY16;
-    }
-    return nfc_splits(cp, unicode13) ? NFC_CUT_SPLIT : NFC_CUT_NONE;
+    /* all seconds of class 0 are in U+09BE..U+1B35 or above U+FFFF */
+    if (i + clen == n || (cp <= 0xFFFF && (cp < 0x09BE || cp > 0x1B35)))
+        return false;
+    if (!(nfc_key16_first(cp) >= 0 || (nfc_second(cp) && nfc_class(cp) == 0)))
+        return false;
+    (void)tfx_text_decode(u + i + clen, n - i - clen, &next);
+    return nfc_markish(next);
 }
 
 /* [value.string.nfc.key16] Whether u[0..n) starts with non-starters one of
@@ -722,19 +830,47 @@ static bool nfc_key16_lead(const unsigned char *u, size_t n, bool unicode13)
     return false;
 }
 
-/* The NFC form of the run s[0..n) of kind `how` (NFC_CUT_KEY16,
- * NFC_CUT_LEAD: by nfc_append_key16; else by nfc_append) appended to
- * out[*o..]; false if utf8proc fails. */
-static bool nfc_append_run(const char *s, size_t n, enum nfc_cut how, char *out, size_t *o)
+/* How the code point cp at u[i..i+clen) of u[0..n) cuts the text into
+ * runs that nfc_general normalises one by one: NFC_CUT_SPLIT, nfc_splits
+ * (cp copied as it is between two runs by utf8proc; heading the next run
+ * by x/text's composition, which takes it for the starter of the marks
+ * after it); NFC_CUT_HEAD, one of those that x/text (Unicode 13, profile
+ * P14) takes for a starter that lends another code point's pairs
+ * ([value.string.nfc.key16]: U+11F41), followed by something that may
+ * compose with it: cp heads the next run, which nfc_append_xtext composes
+ * with cp kept first; NFC_CUT_NONE. */
+enum nfc_cut { NFC_CUT_NONE, NFC_CUT_SPLIT, NFC_CUT_HEAD };
+
+static inline enum nfc_cut nfc_cut_at(const unsigned char *u, size_t n, size_t i, size_t clen,
+                                      int32_t cp, bool unicode13)
 {
-    if (how == NFC_CUT_KEY16 || how == NFC_CUT_LEAD)
-        return nfc_append_key16(s, n, how == NFC_CUT_KEY16, out, o);
+    int32_t next;
+
+    if (!nfc_splits(cp, unicode13))
+        return NFC_CUT_NONE;
+    if (i + clen < n && nfc_key16_first(cp) >= 0) {
+        (void)tfx_text_decode(u + i + clen, n - i - clen, &next);
+        if (nfc_markish(next))
+            return NFC_CUT_HEAD;
+    }
+    return NFC_CUT_SPLIT;
+}
+
+/* The NFC form of the run s[0..n) appended to out[*o..]: by x/text's
+ * composition when xtext or head (nfc_append_xtext), else by utf8proc;
+ * false if utf8proc fails. */
+static bool nfc_append_run(const char *s, size_t n, bool xtext, bool head, char *out, size_t *o)
+{
+    if (xtext || head)
+        return nfc_append_xtext(s, n, head, out, o);
     return nfc_append(s, n, out, o);
 }
 
-/* The NFC form of valid UTF-8 text by utf8proc; the code points of
- * nfc_cut_at cut the text into runs normalised one by one (with
- * unicode13, Go 1.19's x/text tables, profile P14). */
+/* The NFC form of valid UTF-8 text: the code points of nfc_cut_at cut the
+ * text into runs normalised one by one (with unicode13, Go 1.19's x/text
+ * tables, profile P14), by utf8proc, or by x/text's composition
+ * ([value.string.nfc.xtext]) when the text needs it (nfc_xtext_needed,
+ * nfc_key16_lead; always without `filter`). */
 static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode13,
                          bool filter, size_t *out_n)
 {
@@ -743,8 +879,8 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
     utf8proc_ssize_t len;
     char *copy;
     size_t i = 0;
-    bool lead;
-    bool cut;
+    bool xtext;
+    bool cut = false;
 
     if (!tfx_text_valid(u, n)) {
         *out_n = n;
@@ -752,22 +888,23 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
     }
     if (n > (size_t)PTRDIFF_MAX / 3)
         return NULL;
-    lead = nfc_key16_lead(u, n, unicode13);
-    cut = lead;
-    while (i < n && !cut) {
+    xtext = !filter || nfc_key16_lead(u, n, unicode13);
+    while (i < n) {
         int32_t cp;
         size_t clen = tfx_text_decode(u + i, n - i, &cp);
 
-        cut = nfc_cut_at(u, n, i, clen, cp, unicode13, filter) != NFC_CUT_NONE;
+        cut = cut || nfc_splits(cp, unicode13);
+        xtext = xtext || nfc_xtext_needed(u, n, i, clen, cp);
+        if (cut && xtext)
+            break;
         i += clen;
     }
-    if (cut) {
-        /* Normalise the runs between them one by one (NFC grows UTF-8
-         * text by a factor of 3 at most; a starter of NFC_CUT_KEY16 that
-         * composes shrinks it). */
+    if (cut || xtext) {
+        /* Normalise the runs between the cuts one by one (NFC grows
+         * UTF-8 text by a factor of 3 at most). */
         size_t start = 0;
         size_t o = 0;
-        enum nfc_cut run = lead ? NFC_CUT_LEAD : NFC_CUT_NONE;
+        bool head = false;
 
         copy = tfx_arena_alloc(arena, 3 * n + 1);
         if (copy == NULL)
@@ -775,14 +912,15 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
         for (i = 0; i < n;) {
             int32_t cp;
             size_t clen = tfx_text_decode(u + i, n - i, &cp);
-            enum nfc_cut how = nfc_cut_at(u, n, i, clen, cp, unicode13, filter);
+            enum nfc_cut how = nfc_cut_at(u, n, i, clen, cp, unicode13);
 
             if (how != NFC_CUT_NONE) {
-                if (!nfc_append_run(s + start, i - start, run, copy, &o))
+                if (!nfc_append_run(s + start, i - start, xtext, head, copy, &o))
                     return NULL;
-                run = how == NFC_CUT_KEY16 ? how : NFC_CUT_NONE;
+                /* x/text composes what follows cp with cp for the starter */
+                head = how == NFC_CUT_HEAD || xtext;
                 start = i;
-                if (how == NFC_CUT_SPLIT) {
+                if (!head) {
                     memcpy(copy + o, s + i, clen);
                     o += clen;
                     start = i + clen;
@@ -790,7 +928,7 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
             }
             i += clen;
         }
-        if (!nfc_append_run(s + start, n - start, run, copy, &o))
+        if (!nfc_append_run(s + start, n - start, xtext, head, copy, &o))
             return NULL;
         copy[o] = '\0';
         *out_n = o;

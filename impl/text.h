@@ -81,10 +81,10 @@ char *tfx_text_nfc_profile(tfx_arena *arena, const char *s, size_t n, bool pn, s
 /* tfx_text_nfc without its fast paths (see tfx_text_nfc_general_profile).
  * For tests, which compare the two. */
 char *tfx_text_nfc_general(tfx_arena *arena, const char *s, size_t n, size_t *out_n);
-/* tfx_text_nfc_profile without its fast paths: every text through
- * utf8proc, and every starter that x/text composes as another code point
- * ([value.string.nfc.key16]) in a run of its own whatever follows it.
- * For tests.  (tfx_text_nfc_general is this in profile P14.) */
+/* tfx_text_nfc_profile without its fast paths: every text composed as
+ * x/text composes ([value.string.nfc.xtext], [value.string.nfc.key16]),
+ * not only those where utf8proc's composition would differ.  For tests.
+ * (tfx_text_nfc_general is this in profile P14.) */
 char *tfx_text_nfc_general_profile(tfx_arena *arena, const char *s, size_t n, bool pn,
                                    size_t *out_n);
 

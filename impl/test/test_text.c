@@ -67,13 +67,14 @@ static size_t put_utf8(char *buf, int32_t cp)
  * that x/text composes as another code point (U+E0043 as C, U+10065 as e,
  * U+20041 as A, U+1099 as U+11099, U+11F41 as U+1F41: a mark in PN), ones
  * that are no such starter (U+2F81A decomposes, U+114B0 is a second,
- * U+1AC00 would be Hangul), firsts, seconds (of class 0 too), other
- * marks, jamo, marks newer than Unicode 13, ASCII. */
+ * U+1AC00 would be Hangul), firsts, seconds (of class 0 too, after which
+ * other marks, [value.string.nfc.xtext]), other marks, jamo, marks newer
+ * than Unicode 13, ASCII. */
 static const int32_t key16_alphabet[] = {
     0xE0043, 0x10065, 0x20041, 0x1099, 0x11F41, 0x2F81A, 0x114B0, 0x1AC00, 0x41,  0x65,
     0x43,    0xC5,    0x1EA0,  0x11099, 0x114B9, 0x301,   0x300,   0x323,   0x308, 0xB3E,
     0x9BE,   0x110BA, 0x3099,  0x334,  0x5B0,   0x1100,  0x1161,  0x11A8,  0x11A7, 0x1E4EC,
-    0x898,   0x20,    0xAC00,  0x1F41,
+    0x898,   0x20,    0xAC00,  0x1F41,  0x9BC,   0xF18,   0xBC6,   0xBD7,
 };
 
 /* Whether a fast path's text fast[0..nfast) is the general path's, and
@@ -85,7 +86,8 @@ static bool same_text(const char *fast, size_t nfast, const char *gen, size_t ng
 }
 
 /* Whether tfx_text_nfc_profile (with its fast paths) gives the text
- * tfx_text_nfc_general_profile gives for buf[0..n) (test number i); says
+ * tfx_text_nfc_general_profile (x/text's composition for every text,
+ * [value.string.nfc.xtext]) gives for buf[0..n) (test number i); says
  * which input when not. */
 static bool nfc_agree(tfx_arena *a, const char *buf, size_t n, bool pn, int i)
 {
@@ -160,6 +162,25 @@ static void test_nfc_fast_path(void)
         r = tfx_text_nfc_profile(a, "e\xCC\x81", 3, true, &n);
         CHECK_STR(r, "\xC3\xA9");
     }
+    {
+        /* [value.string.nfc.key16] U+E0043 U+0301 is U+0106;
+         * [value.string.nfc.xtext] E U+0B3E U+09BC U+0300 is U+00C8 U+0B3E
+         * U+09BC, E U+0B3E U+0300 stays; in both profiles */
+        static const char *const xtext[][2] = {
+            {"\xF3\xA0\x81\x83\xCC\x81", "\xC4\x86"},
+            {"E\xE0\xAC\xBE\xE0\xA6\xBC\xCC\x80", "\xC3\x88\xE0\xAC\xBE\xE0\xA6\xBC"},
+            {"E\xE0\xAC\xBE\xCC\x80", "E\xE0\xAC\xBE\xCC\x80"},
+        };
+        size_t k;
+
+        for (k = 0; k < 2 * sizeof xtext / sizeof xtext[0]; k++) {
+            size_t n = 0;
+            const char *r = tfx_text_nfc_profile(a, xtext[k / 2][0], strlen(xtext[k / 2][0]),
+                                                 k % 2 == 1, &n);
+
+            CHECK_STR(r, xtext[k / 2][1]);
+        }
+    }
     tfx_arena_free(a);
 }
 
@@ -207,7 +228,8 @@ static size_t nfc_pairs(struct nfc_pair *out, size_t max)
  * second is a mark, so the fast path's filter lets it through), and for
  * every pair F M -> P and each other code point S with F's low 16 bits,
  * S M -> P in both profiles (x/text looks the pair up by those bits);
- * F M U+0301 as P U+0301 (no cut comes between a pair). */
+ * F M U+0301 as P U+0301 (no cut comes between a pair); F M -> P by
+ * x/text's composition too (its table of seconds is complete). */
 static void test_nfc_key16_pairs(void)
 {
     static struct nfc_pair pairs[1200];
@@ -220,6 +242,7 @@ static void test_nfc_key16_pairs(void)
     int composed = 0;
     int expected = 0;
     int kept = 0;
+    int general = 0;
 
     CHECK(a != NULL);
     if (a == NULL)
@@ -283,12 +306,19 @@ static void test_nfc_key16_pairs(void)
                 q = tfx_text_nfc_profile(a, eq, ne, pn != 0, &nq);
                 if (r != NULL && q != NULL && nr == nq && memcmp(r, q, nr) == 0)
                     kept++;
+                /* and x/text's composition ([value.string.nfc.xtext]) knows
+                 * every pair: F M alone is P */
+                r = tfx_text_nfc_general_profile(a, in, n - 2, pn != 0, &nr);
+                nq = put_utf8(eq, pairs[i].composite);
+                if (r != NULL && nr == nq && memcmp(r, eq, nr) == 0)
+                    general++;
             }
         }
     }
     CHECK(composed == expected);
     CHECK(expected == 2 * 941 * 16);
     CHECK(kept == 2 * 941);
+    CHECK(general == 2 * 941);
     tfx_arena_free(a);
 }
 
