@@ -654,13 +654,124 @@ static size_t nfc_xtext_compose(int32_t *b, size_t n)
     return k;
 }
 
-/* Whether x/text's composition starts a segment at the decomposed code
- * point cp: of class 0, and neither a second nor a vowel or trailing jamo
- * (NFC_Quick_Check Yes). */
+/* Whether x/text counts cp as a non-starter for stream-safe text: of
+ * class other than 0, or composing backward (a second, a vowel or
+ * trailing jamo). */
+static bool nfc_stream_nonstarter(int32_t cp)
+{
+    return nfc_class(cp) != 0 || nfc_second(cp) || (cp >= 0x1161 && cp <= 0x1175)
+           || (cp >= 0x11A8 && cp <= 0x11C2);
+}
+
+/* Whether cp may have leading non-starters (nfc_stream_overflow): a mark,
+ * a jamo, a Hangul compatibility jamo or a halfwidth voiced sound mark or
+ * Hangul letter (their compatibility decompositions start with one; every
+ * code point that has some is among them, checked over all of Unicode 15
+ * when written).  The fast path's test: fewer than 10 of these in a row
+ * cannot reach 30 non-starters (a code point has at most 3 trailing and
+ * 2 leading ones). */
+static bool nfc_stream_candidate(int32_t cp)
+{
+    return (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x3131 && cp <= 0x318E)
+           || (cp >= 0xFF9E && cp <= 0xFFDC) || nfc_markish(cp);
+}
+
+/* [value.string.nfc.streamsafe] x/text's leading and trailing
+ * non-starters of cp (nfc_stream_nonstarter, in its compatibility
+ * decomposition; a Hangul syllable has none and 1 or 2 trailing ones;
+ * with unicode13 a mark Unicode 13 had not assigned has none).  A code
+ * point without leading ones starts a segment of x/text's composition. */
+static void nfc_stream_counts(int32_t cp, bool unicode13, int *lead, int *trail)
+{
+    utf8proc_int32_t d[32];
+    utf8proc_ssize_t nd;
+    utf8proc_ssize_t j;
+
+    *lead = 0;
+    *trail = 0;
+    if (cp >= 0xAC00 && cp <= 0xD7A3) {
+        *trail = (cp - 0xAC00) % 28 == 0 ? 1 : 2;
+        return;
+    }
+    if (cp < 0x80 || (unicode13 && newer_combining(cp)))
+        return;
+    nd = utf8proc_decompose_char(cp, d, 32, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT,
+                                NULL);
+    if (nd < 1 || nd > 32) {
+        d[0] = cp;
+        nd = 1;
+    }
+    for (j = 0; j < nd && nfc_stream_nonstarter(d[j]); j++)
+        (*lead)++;
+    for (j = nd; j > 0 && nfc_stream_nonstarter(d[j - 1]); j--)
+        (*trail)++;
+}
+
+/* [value.string.nfc.streamsafe] x/text's stream-safe count: adds the
+ * leading non-starters of cp to *count; true when that passes 30, where
+ * x/text puts U+034F before cp (the count is then cp's leading ones).  A
+ * code point without leading non-starters sets the count to its trailing
+ * ones. */
+static bool nfc_stream_overflow(int *count, int32_t cp, bool unicode13)
+{
+    int lead;
+    int trail;
+
+    nfc_stream_counts(cp, unicode13, &lead, &trail);
+    if (lead == 0) {
+        *count = trail;
+        return false;
+    }
+    *count += lead;
+    if (*count <= 30)
+        return false;
+    *count = lead;
+    return true;
+}
+
+/* Whether x/text's composition starts a segment at the code point cp of
+ * a decomposition after its first: of class 0, and neither a second nor a
+ * vowel or trailing jamo (NFC_Quick_Check Yes). */
 static bool nfc_xtext_boundary(int32_t cp)
 {
     return nfc_class(cp) == 0 && !nfc_second(cp) && !(cp >= 0x1161 && cp <= 0x1175)
            && !(cp >= 0x11A8 && cp <= 0x11C2);
+}
+
+/* Marks in seg[] (count entries, of the decomposition of s[0..n), the
+ * first code point kept whole with head) where x/text's composition starts
+ * a segment: the first code point of each code point of s without leading
+ * non-starters (nfc_stream_counts), and each nfc_xtext_boundary within a
+ * decomposition after its first code point.  False if the decompositions
+ * do not add up to count. */
+static bool nfc_xtext_segments(const unsigned char *s, size_t n, bool head, bool unicode13,
+                               unsigned char *seg, size_t count)
+{
+    size_t i = 0;
+    size_t j = 0;
+
+    while (i < n) {
+        utf8proc_int32_t d[32];
+        utf8proc_ssize_t nd = 1;
+        utf8proc_ssize_t t;
+        int32_t cp;
+        int lead = 0;
+        int trail;
+
+        i += tfx_text_decode(s + i, n - i, &cp);
+        d[0] = cp;
+        if (!(head && j == 0)) {
+            nd = utf8proc_decompose_char(cp, d, 32, UTF8PROC_STABLE | UTF8PROC_DECOMPOSE, NULL);
+            nfc_stream_counts(cp, unicode13, &lead, &trail);
+        }
+        if (nd < 1 || nd > 32 || j + (size_t)nd > count)
+            return false;
+        seg[j] = lead == 0;
+        for (t = 1; t < nd; t++)
+            seg[j + (size_t)t] = nfc_xtext_boundary(d[t]);
+        j += (size_t)nd;
+    }
+    return j == count;
 }
 
 /* [value.string.nfc.xtext] The NFC form of s[0..n) (valid UTF-8, which
@@ -669,12 +780,15 @@ static bool nfc_xtext_boundary(int32_t cp)
  * utf8proc fails.  utf8proc decomposes and reorders (with head, all but
  * the first code point, a starter for the profile that utf8proc takes for
  * a mark: it stays first, undecomposed); each segment (from the head, and
- * from each nfc_xtext_boundary) is composed by nfc_xtext_compose. */
-static bool nfc_append_xtext(const char *s, size_t n, bool head, char *out, size_t *o)
+ * from each start of nfc_xtext_segments) is composed by
+ * nfc_xtext_compose. */
+static bool nfc_append_xtext(const char *s, size_t n, bool head, bool unicode13, char *out,
+                             size_t *o)
 {
     const utf8proc_option_t opts = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
     const utf8proc_uint8_t *u = (const utf8proc_uint8_t *)s;
     utf8proc_int32_t *buf;
+    unsigned char *seg;
     utf8proc_ssize_t count;
     utf8proc_ssize_t len;
     int32_t first = -1;
@@ -690,29 +804,36 @@ static bool nfc_append_xtext(const char *s, size_t n, bool head, char *out, size
     if (count < 0 || (size_t)count > SIZE_MAX / sizeof *buf - 2)
         return false;
     buf = malloc(((size_t)count + 2) * sizeof *buf);
-    if (buf == NULL)
-        return false;
-    if (utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), buf + (head ? 1 : 0), count,
-                           opts)
-        != count) {
+    seg = malloc((size_t)count + 2);
+    if (buf == NULL || seg == NULL
+        || utf8proc_decompose(u + skip, (utf8proc_ssize_t)(n - skip), buf + (head ? 1 : 0),
+                              count, opts)
+               != count) {
         free(buf);
+        free(seg);
         return false;
     }
     if (head) {
         buf[0] = first;
         count++;
     }
+    if (!nfc_xtext_segments(u, n, head, unicode13, seg, (size_t)count)) {
+        free(buf);
+        free(seg);
+        return false;
+    }
     while (i < (size_t)count) {
         size_t end = i + 1;
         size_t kept;
 
-        while (end < (size_t)count && !nfc_xtext_boundary(buf[end]))
+        while (end < (size_t)count && !seg[end])
             end++;
         kept = nfc_xtext_compose(buf + i, end - i);
         memmove(buf + w, buf + i, kept * sizeof *buf);
         w += kept;
         i = end;
     }
+    free(seg);
     len = utf8proc_reencode(buf, (utf8proc_ssize_t)w, 0);
     if (len < 0) {
         free(buf);
@@ -791,20 +912,25 @@ static bool nfc_starter(int32_t cp, bool unicode13)
 /* [value.string.nfc.key16] [value.string.nfc.xtext] Whether x/text may
  * compose the text at u[i..i+clen) (the code point cp) otherwise than
  * utf8proc does: cp takes another code point's pairs (nfc_key16_first),
- * or is a second of class 0 (after which the starter before it may stay
- * the starter), and a code point follows that may compose or come
- * between (nfc_markish).  Elsewhere both compose alike (test_text
- * compares them on random text): the fast path's test, and then
- * utf8proc composes. */
+ * or is a starter that does not start a segment (a second of class 0, a
+ * Hangul compatibility jamo, a halfwidth voiced sound mark or Hangul
+ * letter: after it the starter before it may stay the starter), and a
+ * code point follows that may compose or come between (nfc_markish).
+ * Elsewhere both compose alike (test_text compares them on random text):
+ * the fast path's test, and then utf8proc composes. */
 static inline bool nfc_xtext_needed(const unsigned char *u, size_t n, size_t i, size_t clen,
                                     int32_t cp)
 {
     int32_t next;
 
-    /* all seconds of class 0 are in U+09BE..U+1B35 or above U+FFFF */
-    if (i + clen == n || (cp <= 0xFFFF && (cp < 0x09BE || cp > 0x1B35)))
+    /* all of them are in U+09BE..U+1B35, U+3131..U+318E, U+FF9E..U+FFDC
+     * or above U+FFFF */
+    if (i + clen == n
+        || (cp <= 0xFFFF && (cp < 0x09BE || cp > 0x1B35) && (cp < 0x3131 || cp > 0x318E)
+            && (cp < 0xFF9E || cp > 0xFFDC)))
         return false;
-    if (!(nfc_key16_first(cp) >= 0 || (nfc_second(cp) && nfc_class(cp) == 0)))
+    if (!(nfc_key16_first(cp) >= 0 || (nfc_second(cp) && nfc_class(cp) == 0)
+          || (cp >= 0x3131 && cp <= 0x318E) || (cp >= 0xFF9E && cp <= 0xFFDC)))
         return false;
     (void)tfx_text_decode(u + i + clen, n - i - clen, &next);
     return nfc_markish(next);
@@ -838,8 +964,10 @@ static bool nfc_key16_lead(const unsigned char *u, size_t n, bool unicode13)
  * P14) takes for a starter that lends another code point's pairs
  * ([value.string.nfc.key16]: U+11F41), followed by something that may
  * compose with it: cp heads the next run, which nfc_append_xtext composes
- * with cp kept first; NFC_CUT_NONE. */
-enum nfc_cut { NFC_CUT_NONE, NFC_CUT_SPLIT, NFC_CUT_HEAD };
+ * with cp kept first; NFC_CUT_NONE.  NFC_CUT_CGJ (nfc_general's own):
+ * U+034F goes before cp, which starts the next run as the head of a text
+ * does ([value.string.nfc.streamsafe]). */
+enum nfc_cut { NFC_CUT_NONE, NFC_CUT_SPLIT, NFC_CUT_HEAD, NFC_CUT_CGJ };
 
 static inline enum nfc_cut nfc_cut_at(const unsigned char *u, size_t n, size_t i, size_t clen,
                                       int32_t cp, bool unicode13)
@@ -859,10 +987,11 @@ static inline enum nfc_cut nfc_cut_at(const unsigned char *u, size_t n, size_t i
 /* The NFC form of the run s[0..n) appended to out[*o..]: by x/text's
  * composition when xtext or head (nfc_append_xtext), else by utf8proc;
  * false if utf8proc fails. */
-static bool nfc_append_run(const char *s, size_t n, bool xtext, bool head, char *out, size_t *o)
+static bool nfc_append_run(const char *s, size_t n, bool xtext, bool head, bool unicode13,
+                           char *out, size_t *o)
 {
     if (xtext || head)
-        return nfc_append_xtext(s, n, head, out, o);
+        return nfc_append_xtext(s, n, head, unicode13, out, o);
     return nfc_append(s, n, out, o);
 }
 
@@ -881,12 +1010,14 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
     size_t i = 0;
     bool xtext;
     bool cut = false;
+    bool stream = !filter;
+    size_t candidates = 0;
 
     if (!tfx_text_valid(u, n)) {
         *out_n = n;
         return tfx_arena_strndup(arena, s, n);
     }
-    if (n > (size_t)PTRDIFF_MAX / 3)
+    if (n > (size_t)PTRDIFF_MAX / 4)
         return NULL;
     xtext = !filter || nfc_key16_lead(u, n, unicode13);
     while (i < n) {
@@ -895,18 +1026,23 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
 
         cut = cut || nfc_splits(cp, unicode13);
         xtext = xtext || nfc_xtext_needed(u, n, i, clen, cp);
-        if (cut && xtext)
+        candidates = cp >= 0x300 && nfc_stream_candidate(cp) ? candidates + 1 : 0;
+        stream = stream || candidates >= 10;
+        if (cut && xtext && stream)
             break;
         i += clen;
     }
+    xtext = xtext || stream;
     if (cut || xtext) {
         /* Normalise the runs between the cuts one by one (NFC grows
-         * UTF-8 text by a factor of 3 at most). */
+         * UTF-8 text by a factor of 3 at most; a U+034F, 2 bytes, comes
+         * after 31 non-starters, at least 16 code points, 32 bytes). */
         size_t start = 0;
         size_t o = 0;
         bool head = false;
+        int count = 0;
 
-        copy = tfx_arena_alloc(arena, 3 * n + 1);
+        copy = tfx_arena_alloc(arena, 3 * n + n / 16 + 1);
         if (copy == NULL)
             return NULL;
         for (i = 0; i < n;) {
@@ -914,8 +1050,17 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
             size_t clen = tfx_text_decode(u + i, n - i, &cp);
             enum nfc_cut how = nfc_cut_at(u, n, i, clen, cp, unicode13);
 
-            if (how != NFC_CUT_NONE) {
-                if (!nfc_append_run(s + start, i - start, xtext, head, copy, &o))
+            if (stream && nfc_stream_overflow(&count, cp, unicode13))
+                how = NFC_CUT_CGJ; /* cp is no starter, so no other cut */
+            if (how == NFC_CUT_CGJ) {
+                if (!nfc_append_run(s + start, i - start, xtext, head, unicode13, copy, &o))
+                    return NULL;
+                memcpy(copy + o, "\xCD\x8F", 2);
+                o += 2;
+                head = false;
+                start = i;
+            } else if (how != NFC_CUT_NONE) {
+                if (!nfc_append_run(s + start, i - start, xtext, head, unicode13, copy, &o))
                     return NULL;
                 /* x/text composes what follows cp with cp for the starter */
                 head = how == NFC_CUT_HEAD || xtext;
@@ -928,7 +1073,7 @@ static char *nfc_general(tfx_arena *arena, const char *s, size_t n, bool unicode
             }
             i += clen;
         }
-        if (!nfc_append_run(s + start, n - start, xtext, head, copy, &o))
+        if (!nfc_append_run(s + start, n - start, xtext, head, unicode13, copy, &o))
             return NULL;
         copy[o] = '\0';
         *out_n = o;

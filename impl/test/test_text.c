@@ -102,8 +102,8 @@ static bool nfc_agree(tfx_arena *a, const char *buf, size_t n, bool pn, int i)
 }
 
 /* tfx_text_nfc (with its fast paths) equals tfx_text_nfc_general on
- * random ASCII text, on random mixed text and on random text of
- * key16_alphabet, in both profiles. */
+ * random ASCII text, on random mixed text, on random text of
+ * key16_alphabet and on long runs of non-starters, in both profiles. */
 static void test_nfc_fast_path(void)
 {
     tfx_arena *a = tfx_arena_new(0);
@@ -133,6 +133,21 @@ static void test_nfc_fast_path(void)
         same += nfc_agree(a, buf, n, i % 2 == 1, i);
     }
     CHECK(same == 40000);
+    /* [value.string.nfc.streamsafe] runs of 20 to 45 non-starters */
+    same = 0;
+    for (i = 0; i < 4000; i++) {
+        static const int32_t marks[] = {0x301, 0x300, 0x334, 0x344,  0xF73,   0xFF9E, 0x314F,
+                                        0x1161, 0x11A8, 0xB3E, 0x9BC, 0x11F41, 0x323,  0x898};
+        char buf[256];
+        size_t n = put_utf8(buf, key16_alphabet[rng() % (sizeof key16_alphabet
+                                                         / sizeof key16_alphabet[0])]);
+        size_t len = 20 + (size_t)(rng() % 26);
+
+        while (len-- > 0)
+            n += put_utf8(buf + n, marks[rng() % (sizeof marks / sizeof marks[0])]);
+        same += nfc_agree(a, buf, n, i % 2 == 1, i);
+    }
+    CHECK(same == 4000);
     /* The edge cases: empty text, NUL, DEL, and a composing pair. */
     {
         size_t n = 1;
@@ -168,6 +183,16 @@ static void test_nfc_fast_path(void)
          * U+09BC, E U+0B3E U+0300 stays; in both profiles */
         static const char *const xtext[][2] = {
             {"\xF3\xA0\x81\x83\xCC\x81", "\xC4\x86"},
+            /* [value.string.nfc.streamsafe] a U+0301 x 31: U+00E1, 29
+             * U+0301, U+034F, U+0301 */
+            {"a\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCC\x81",
+             "\xC3\xA1\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81\xCC\x81"
+             "\xCD\x8F\xCC\x81"},
             {"E\xE0\xAC\xBE\xE0\xA6\xBC\xCC\x80", "\xC3\x88\xE0\xAC\xBE\xE0\xA6\xBC"},
             {"E\xE0\xAC\xBE\xCC\x80", "E\xE0\xAC\xBE\xCC\x80"},
         };
