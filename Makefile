@@ -67,7 +67,7 @@ LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Iimpl
 LIB_SRC    := $(filter-out impl/main.c,$(wildcard impl/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC   := $(wildcard impl/test/test_*.c)
-TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_lex.c impl/test/bench_eval.c impl/test/numdump.c impl/test/regexdump.c impl/test/gzipdump.c
+TOOL_SRC   := impl/test/lexdump.c impl/test/bench_parse.c impl/test/bench_lex.c impl/test/bench_eval.c impl/test/bench_rusage.c impl/test/numdump.c impl/test/regexdump.c impl/test/gzipdump.c
 UNIT_BIN   := $(UNIT_SRC:impl/test/%.c=$(BUILD)/test/%)
 RUNNER_SRC := $(wildcard conformance/runner/*.c)
 RUNNER_OBJ := $(RUNNER_SRC:%.c=$(BUILD)/obj/%.o)

@@ -20,6 +20,11 @@ $(BUILD)/bench_eval: impl/test/bench_eval.c impl/test/bench_alloc.h impl/test/be
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) -Iimpl -o $@ $< $(BUILD)/libtfexpr.a $(DEP_LIBS)
 
+$(BUILD)/bench_rusage: impl/test/bench_rusage.c
+	@mkdir -p $(@D)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $<
+
 $(BUILD)/go-parse-bench: $(wildcard tools/bench/go-parse-bench/*.go) | $(DEPS_OK)
 	@mkdir -p $(@D) $(BUILD)/go-cache
 	$(Q)cd tools/bench/go-parse-bench && $(GO_ENV) go build -o $(abspath $@) .
@@ -53,5 +58,5 @@ bench-eval: $(BUILD)/bench_eval $(BUILD)/go-eval-bench $(BENCH_DIR)/.workloads
 # "Scale").  SCALE_SIZES, SCALE_ROWS and SCALE_TIMEOUT narrow it down.
 .PHONY: bench-scale
 bench: bench-scale
-bench-scale: $(BIN)/tfexpr $(BIN)/go-hcl-adapter
-	$(Q)$(PYTHON) tools/bench/run-scale $(BIN)/tfexpr $(BIN)/go-hcl-adapter $(BENCH_DIR)/scale
+bench-scale: $(BUILD)/bench_rusage $(BIN)/tfexpr $(BIN)/go-hcl-adapter
+	$(Q)$(PYTHON) tools/bench/run-scale $(BUILD)/bench_rusage $(BIN)/tfexpr $(BIN)/go-hcl-adapter $(BENCH_DIR)/scale
