@@ -9,7 +9,7 @@
 # rss_limit_mb, the dictionary) in one process (no fork, no jobs: one core)
 # and prints one line:
 #
-#   HARNESS  seeds: N inputs, R exec/s   fuzzing: R exec/s (M runs)
+#   HARNESS  seeds: N inputs, R exec/s   fuzzing: R exec/s (M runs, lim L, corpus C inputs of B bytes)
 #
 # seeds:   one pass over the INPUT-DIRs (seeds and regression inputs),
 #          -runs=0: every input once, the same inputs for every build, so
@@ -17,7 +17,13 @@
 # fuzzing: SECONDS of fuzzing after the seed pass (-max_total_time,
 #          -seed=1) from the same inputs into a fresh temporary corpus;
 #          only the runs after the seed pass count (libFuzzer's "Done N
-#          runs" less the seed pass's).
+#          runs" less the seed pass's).  lim is libFuzzer's length limit
+#          at the end, corpus its working corpus's size and mean input
+#          length: the fuzzing rate follows the length of the inputs tried,
+#          which libFuzzer's length control starts at the longest input it
+#          kept from the seeds (an input kept because it alone takes some
+#          branch) and raises slowly, so two builds' rates compare only at
+#          the same lim (fuzz/README.md, "Speed").
 # Rates are runs per second of the process's CPU time (user + system, from
 # /usr/bin/time), less the CPU time of a start with no input (ASan's and
 # libFuzzer's set-up): on a busy machine the wall clock says more about
@@ -78,7 +84,14 @@ if [ "$s2" -ne 0 ] || [ -z "$n2" ]; then
     cp "$tmp/fuzz.log" "$art/fuzz.log"
     fuzzrate="FAILED (exit $s2: $(grep -m1 -E '^fuzz: |^SUMMARY: |ERROR: ' "$tmp/fuzz.log"); input and log in $art/)"
 else
+    # the last status line: "... corp: 2541/399Kb lim: 1058 ..."
+    status=$(grep -E '^#[0-9]+' "$tmp/fuzz.log" | tail -1)
+    lim=$(printf '%s\n' "$status" | sed -nE 's/.* lim: ([0-9]+).*/\1/p')
+    units=$(find "$tmp/corpus" -type f | wc -l)
+    bytes=$(find "$tmp/corpus" -type f -printf '%s\n' | awk '{ t += $1 } END { print t + 0 }')
     fuzzrate=$(awk -v n="$n2" -v m="$n1" -v c="$(cpu fuzz)" -v s="$(cpu seeds)" \
-        'BEGIN { d = c - s; printf "%d exec/s (%d runs)", (d > 0 ? (n - m) / d : 0), n - m }')
+        -v lim="${lim:-?}" -v u="$units" -v b="$bytes" \
+        'BEGIN { d = c - s; printf "%d exec/s (%d runs, lim %s, corpus %d inputs of %d bytes)",
+                 (d > 0 ? (n - m) / d : 0), n - m, lim, u, (u > 0 ? b / u : 0) }')
 fi
 printf '%-26s seeds: %d inputs, %s exec/s   fuzzing: %s\n' "$harness" "$n1" "$seedrate" "$fuzzrate"
