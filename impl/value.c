@@ -996,7 +996,7 @@ typedef struct {
     set_hash h;
 } set_item;
 
-static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n);
+static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n, bool fast);
 
 /* The elements of known set s with their hashes, in set order (*in_order)
  * and in bucket order (*by_crc, stably sorted by CRC). */
@@ -1013,7 +1013,7 @@ static void index_set(tfx_ctx *ctx, const tfx_value *s, set_item **in_order, set
         a[i].h = item_hash(&buf, a[i].v);   /* only the CRCs are read */
         b[i] = a[i];
     }
-    sort_by_crc(ctx, b, n);
+    sort_by_crc(ctx, b, n, true);
     *in_order = a;
     *by_crc = b;
 }
@@ -1384,7 +1384,7 @@ static void go_stable_sort(const set_sorter *s, size_t n)
  * the other, and the arrays then change roles (a pass that copied its
  * output back moved every item twice: for a million items, 20 passes over
  * a 32 MB array). */
-static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n)
+static void sort_by_crc_merge(tfx_ctx *ctx, set_item *items, size_t n)
 {
     set_item *from = items;
     set_item *to;
@@ -1413,6 +1413,62 @@ static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n)
     }
     if (from != items)
         memcpy(items, from, n * sizeof *items);
+}
+
+/* sort_by_crc_merge's fast path for many items: a radix sort on the
+ * CRC's four bytes, lowest first.  Each pass places the
+ * items by one byte, keeping the order they came in among equal bytes, so
+ * after the last pass they are ordered by CRC and, among equal CRCs, as
+ * they were given: the one stable order.  A pass whose byte is the same in
+ * every item would leave the order as it is and is skipped.  A stable sort
+ * by a key has one result, so this is sort_by_crc_merge's (test_value
+ * compares tfx_value_set, which takes it from 256 items on, with
+ * tfx_value_set_general, which never does).  Four passes over the items
+ * where the merge sort of a million makes twenty; but clearing and
+ * summing its 256 counters four times costs more than a merge sort of a
+ * few items, and most sets are small. */
+static void sort_by_crc_radix(tfx_ctx *ctx, set_item *items, size_t n)
+{
+    set_item *from = items;
+    set_item *to;
+    size_t count[256];
+
+    if (n < 2)
+        return;
+    to = tfx_ctx_alloc_array(ctx, n, sizeof *to);
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t sum = 0;
+        set_item *t;
+
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < n; i++)
+            count[(from[i].h.crc >> shift) & 0xFF]++;
+        if (count[(from[0].h.crc >> shift) & 0xFF] == n)
+            continue;
+        for (size_t b = 0; b < 256; b++) {
+            size_t c = count[b];
+
+            count[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].h.crc >> shift) & 0xFF]++] = from[i];
+        t = from;
+        from = to;
+        to = t;
+    }
+    if (from != items)
+        memcpy(items, from, n * sizeof *items);
+}
+
+/* Stable sort of items[0..n) by CRC (the order of cty's buckets); the
+ * radix sort for 256 items or more when `fast`. */
+static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n, bool fast)
+{
+    if (fast && n >= 256)
+        sort_by_crc_radix(ctx, items, n);
+    else
+        sort_by_crc_merge(ctx, items, n);
 }
 
 /* [set.build] (semantics C11, F2, M11) cty's SetVal: the marks of the
@@ -1584,7 +1640,7 @@ static const tfx_value *make_set(tfx_ctx *ctx, const tfx_type *elem,
         all[i].v = vals[i];
         all[i].h = item_hash(&buf, vals[i]);
     }
-    sort_by_crc(ctx, all, n);
+    sort_by_crc(ctx, all, n, fast);
     /* [set.dedup] within a bucket, drop an element equal to an earlier one;
      * a value with an unknown anywhere inside equals nothing, so it is
      * never compared (cty compares it and finds no match).  Only an

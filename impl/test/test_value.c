@@ -973,7 +973,9 @@ static const tfx_value *random_set_number(bool floats, bool odd)
 }
 
 /* [set.dedup] [set.order] Sets of random whole numbers made by
- * tfx_value_set (its fast path for whole numbers of one word) against
+ * tfx_value_set (its fast path for whole numbers of one word; for the
+ * others, from 256 items on, the radix sort by CRC, whose order among
+ * equal CRCs decides which of equal values is kept) against
  * tfx_value_set_general: the same elements (the same values kept of
  * equal ones) in the same order. */
 static void test_set_numbers_fast(void)
