@@ -1780,6 +1780,19 @@ static bool encode_value(yaml_encoder *e, const tfx_value *v)
     }
 }
 
+/* Whether s[0..n) is empty or ends with a line break: CR, LF, NEL (C2 85),
+ * LS or PS (E2 80 A8, E2 80 A9).  (A line break that merely starts two or
+ * three bytes before the end, as in "\n  ", does not count: that is an
+ * indented line.) */
+static bool ends_with_break(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+
+    return n == 0 || u[n - 1] == '\r' || u[n - 1] == '\n' ||
+           (n >= 2 && u[n - 2] == 0xC2 && u[n - 1] == 0x85) ||
+           (n >= 3 && u[n - 3] == 0xE2 && u[n - 2] == 0x80 && (u[n - 1] == 0xA8 || u[n - 1] == 0xA9));
+}
+
 /* The final text from libyaml's: the stand-ins replaced
  * [fn.yamlencode.bom] and the end of the document as go-yaml writes it
  * [fn.yamlencode.end]. */
@@ -1800,10 +1813,7 @@ static void finish_text(yaml_encoder *e)
      * newline, NEL, LS or PS), which go-yaml never does.  No other
      * output ends with a break and "...\n" (a scalar's last line ends
      * with its quote, or is indented). */
-    if (len >= 4 && memcmp(out + len - 4, "...\n", 4) == 0 &&
-        (len == 4 || is_line_break(out, len - 4, len - 5) ||
-         (len >= 6 && is_line_break(out, len - 4, len - 6)) ||
-         (len >= 7 && is_line_break(out, len - 4, len - 7))))
+    if (len >= 4 && memcmp(out + len - 4, "...\n", 4) == 0 && ends_with_break(out, len - 4))
         len -= 4;
     tfx_textbuf_init(&b, ctx);
     for (i = 0; i < e->nboms; i++) {
