@@ -262,7 +262,8 @@ $(FUZZ_SMOKE_TARGETS): fuzz-smoke-%: $(FUZZ_DIR)/% $(FUZZ_SEEDS_OK) fuzz/smoke.s
 # regression inputs, then FUZZ_SPEED_SECONDS of fuzzing.  The figures of
 # fuzz/README.md's table.  FUZZ_SPEED_BIN picks another directory of
 # harness binaries (an older build, to compare); FUZZ_SPEED_HARNESSES a
-# subset.
+# subset; FUZZ_SPEED_FLAGS (passed in the environment) more libFuzzer flags
+# for the fuzzing run, e.g. -len_control=0.
 
 FUZZ_SPEED_SECONDS   ?= 60
 FUZZ_SPEED_BIN       ?= $(FUZZ_DIR)

@@ -24,6 +24,8 @@
 #          kept from the seeds (an input kept because it alone takes some
 #          branch) and raises slowly, so two builds' rates compare only at
 #          the same lim (fuzz/README.md, "Speed").
+# FUZZ_SPEED_FLAGS (environment): more libFuzzer flags for the fuzzing
+# run, e.g. -len_control=0 (the length limit at max_len from the start).
 # Rates are runs per second of the process's CPU time (user + system, from
 # /usr/bin/time), less the CPU time of a start with no input (ASan's and
 # libFuzzer's set-up): on a busy machine the wall clock says more about
@@ -74,7 +76,8 @@ if [ "$s1" -ne 0 ] || [ -z "$n1" ]; then
 fi
 # libFuzzer's max_total_time counts the seed pass too
 total=$(awk -v s="$seconds" -v w="$(wall seeds)" 'BEGIN { printf "%d", s + w + 1 }')
-run fuzz -seed=1 -max_total_time="$total" "$tmp/corpus" "$@"
+# shellcheck disable=SC2086 # FUZZ_SPEED_FLAGS: flags, split at spaces
+run fuzz -seed=1 -max_total_time="$total" ${FUZZ_SPEED_FLAGS:-} "$tmp/corpus" "$@"
 s2=$?
 n2=$(runs fuzz)
 
