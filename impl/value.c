@@ -1461,8 +1461,8 @@ static void sort_by_crc_radix(tfx_ctx *ctx, set_item *items, size_t n)
         memcpy(items, from, n * sizeof *items);
 }
 
-/* Stable sort of items[0..n) by CRC (the order of cty's buckets); the
- * radix sort for 256 items or more when `fast`. */
+/* [set.build] Stable sort of items[0..n) by CRC (the order of cty's
+ * buckets); the radix sort for 256 items or more when `fast`. */
 static void sort_by_crc(tfx_ctx *ctx, set_item *items, size_t n, bool fast)
 {
     if (fast && n >= 256)
